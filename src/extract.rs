@@ -1,1 +1,303 @@
-//! (in progress)
+//! The streaming extractor: bytes in, a keep/drop [`Decision`] per line out.
+//!
+//! [`Extractor`] wires the stages together: the [`Splitter`] turns bytes into lines, each
+//! line's [`LineFeatures`] are computed once, and a [`Scorer`] decides each line as soon as
+//! the lines after it that its features need have arrived (its [`Scorer::context`]). Only
+//! that window of lines is held, so memory does not depend on the page length.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use mainline::extract::{Extractor, Threshold};
+//!
+//! let mut ex = Extractor::new(Arc::new(Threshold(0.5)));
+//! let mut kept = Vec::new();
+//! for piece in ["<div class=menu><a href=/a>A</a> <a href=/b>B</a></div>",
+//!               "<p>A paragraph of plain text has a high ", "text density.</p>"] {
+//!     ex.write(piece.as_bytes())?;
+//!     while let Some(d) = ex.next_decision() {
+//!         if d.keep { kept.push(d.line.text) }
+//!     }
+//! }
+//! ex.end()?;
+//! kept.extend(std::iter::from_fn(|| ex.next_decision()).filter(|d| d.keep).map(|d| d.line.text));
+//! assert_eq!(kept, ["A paragraph of plain text has a high text density."]);
+//! # Ok::<(), mainline::Error>(())
+//! ```
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use crate::Result;
+use crate::features::{self, LineFeatures, MAX_CONTEXT, N_FEATURES};
+use crate::lines::{Line, Splitter};
+
+/// Decides whether a line is kept, from its full feature row.
+pub trait Scorer: Send + Sync {
+    /// How many neighbour lines on each side the decision needs (at most [`MAX_CONTEXT`]).
+    fn context(&self) -> usize;
+
+    /// The score of a line (higher = more likely content) and whether it is kept.
+    ///
+    /// `row` is the full row in [`features::names`] order; neighbour columns beyond
+    /// [`Scorer::context`] are 0. `scratch` is a buffer the scorer may reuse between calls.
+    fn decide(&self, row: &[f32], scratch: &mut Vec<f32>) -> (f32, bool);
+
+    /// A short description for reports ("threshold 0.5", a model's recipe, …).
+    fn describe(&self) -> String;
+}
+
+/// The seed design's fixed rule: keep a line when its density is above the threshold.
+///
+/// The score is the density itself.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Threshold(pub f32);
+
+impl Default for Threshold {
+    /// The seed's threshold, 0.5.
+    fn default() -> Self {
+        Threshold(0.5)
+    }
+}
+
+impl Scorer for Threshold {
+    fn context(&self) -> usize {
+        0
+    }
+
+    fn decide(&self, row: &[f32], _: &mut Vec<f32>) -> (f32, bool) {
+        let density = row[0];
+        (density, density > self.0)
+    }
+
+    fn describe(&self) -> String {
+        format!("density > {}", self.0)
+    }
+}
+
+/// One line and what was decided about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    /// The line.
+    pub line: Line,
+    /// The scorer's score for it.
+    pub score: f32,
+    /// Whether it is part of the main content.
+    pub keep: bool,
+    /// The full feature row, when requested with [`Extractor::with_features`].
+    pub features: Option<Vec<f32>>,
+}
+
+/// Streaming extractor. See the [module documentation](self).
+pub struct Extractor {
+    splitter: Splitter,
+    scorer: Arc<dyn Scorer>,
+    context: usize,
+    keep_features: bool,
+    /// Lines read but not yet decided (at most `context + 1`).
+    pending: VecDeque<(Line, LineFeatures)>,
+    /// Features of the last decided lines, most recent last (at most `context`).
+    history: VecDeque<LineFeatures>,
+    out: VecDeque<Decision>,
+    row: Vec<f32>,
+    scratch: Vec<f32>,
+}
+
+impl std::fmt::Debug for Extractor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Extractor")
+            .field("scorer", &self.scorer.describe())
+            .field("splitter", &self.splitter)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Extractor {
+    /// An extractor for one document, deciding with `scorer`.
+    pub fn new(scorer: Arc<dyn Scorer>) -> Self {
+        let context = scorer.context().min(MAX_CONTEXT);
+        Extractor {
+            splitter: Splitter::new(),
+            scorer,
+            context,
+            keep_features: false,
+            pending: VecDeque::with_capacity(context + 2),
+            history: VecDeque::with_capacity(context + 1),
+            out: VecDeque::new(),
+            row: vec![0.0; N_FEATURES],
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Whether each [`Decision`] carries its feature row (off by default).
+    pub fn with_features(mut self, yes: bool) -> Self {
+        self.keep_features = yes;
+        self
+    }
+
+    /// Feeds the next piece of the document.
+    ///
+    /// # Errors
+    /// As [`Splitter::write`].
+    pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        self.splitter.write(bytes)?;
+        self.pump();
+        Ok(())
+    }
+
+    /// Ends the document and decides the remaining lines.
+    ///
+    /// # Errors
+    /// As [`Splitter::end`].
+    pub fn end(&mut self) -> Result<()> {
+        self.splitter.end()?;
+        self.pump();
+        while !self.pending.is_empty() {
+            self.decide_front();
+        }
+        Ok(())
+    }
+
+    /// The next decided line, in document order.
+    pub fn next_decision(&mut self) -> Option<Decision> {
+        self.out.pop_front()
+    }
+
+    /// The underlying splitter (for byte counts and the detected encoding).
+    pub fn splitter(&self) -> &Splitter {
+        &self.splitter
+    }
+
+    fn pump(&mut self) {
+        while let Some(line) = self.splitter.next_line() {
+            let f = LineFeatures::of(&line);
+            self.pending.push_back((line, f));
+            if self.pending.len() > self.context {
+                self.decide_front();
+            }
+        }
+    }
+
+    fn decide_front(&mut self) {
+        let (line, f) = self
+            .pending
+            .pop_front()
+            .expect("decide_front is called with pending lines");
+        {
+            let mut before: [&LineFeatures; MAX_CONTEXT] = [&f; MAX_CONTEXT];
+            let nb = self.history.len().min(self.context);
+            for (slot, h) in before.iter_mut().zip(self.history.iter().rev()).take(nb) {
+                *slot = h;
+            }
+            let mut after: [&LineFeatures; MAX_CONTEXT] = [&f; MAX_CONTEXT];
+            let na = self.pending.len().min(self.context);
+            for (slot, (_, p)) in after.iter_mut().zip(self.pending.iter()).take(na) {
+                *slot = p;
+            }
+            features::row(&f, &before[..nb], &after[..na], &mut self.row);
+        }
+        let (score, keep) = self.scorer.decide(&self.row, &mut self.scratch);
+        if self.context > 0 {
+            if self.history.len() == self.context {
+                self.history.pop_front();
+            }
+            self.history.push_back(f);
+        }
+        self.out.push_back(Decision {
+            line,
+            score,
+            keep,
+            features: self.keep_features.then(|| self.row.clone()),
+        });
+    }
+}
+
+/// Extracts the main text of a whole document in memory: kept lines joined by `\n`.
+///
+/// ```
+/// use std::sync::Arc;
+/// use mainline::extract::{extract_text, Threshold};
+/// let text = extract_text(b"<p>Plain words win.</p><ul><li><a href=/x>x</a></li></ul>", Arc::new(Threshold(0.5)))?;
+/// assert_eq!(text, "Plain words win.");
+/// # Ok::<(), mainline::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`Splitter::write`].
+pub fn extract_text(html: &[u8], scorer: Arc<dyn Scorer>) -> Result<String> {
+    let mut ex = Extractor::new(scorer);
+    ex.write(html)?;
+    ex.end()?;
+    let mut out = String::new();
+    while let Some(d) = ex.next_decision() {
+        if d.keep {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&d.line.text);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keeps a line when the previous and next lines (context 1) are both long.
+    struct NeighboursLong;
+    impl Scorer for NeighboursLong {
+        fn context(&self) -> usize {
+            1
+        }
+        fn decide(&self, row: &[f32], _: &mut Vec<f32>) -> (f32, bool) {
+            let names = features::names();
+            let p = row[names.iter().position(|n| n == "prev1_ln_text_bytes").unwrap()];
+            let n = row[names.iter().position(|n| n == "next1_ln_text_bytes").unwrap()];
+            let s = p.min(n);
+            (s, s > 2.0)
+        }
+        fn describe(&self) -> String {
+            "test".into()
+        }
+    }
+
+    #[test]
+    fn decisions_wait_only_for_the_context_lines() {
+        let mut ex = Extractor::new(Arc::new(NeighboursLong));
+        // NOTE: the splitter holds the first bytes until the encoding is known; a declared
+        // charset and a head longer than the prescan window let lines flow at once.
+        let head = format!("<meta charset=utf-8><!--{}-->", " ".repeat(1024));
+        ex.write(head.as_bytes()).unwrap();
+        ex.write(b"<p>first long line</p><p>x</p>").unwrap();
+        // "first long line" is decided once "x" has arrived; "x" waits for its next line.
+        let d = ex.next_decision().unwrap();
+        assert_eq!(d.line.text, "first long line");
+        assert!(ex.next_decision().is_none());
+        ex.write(b"<p>third long line</p>").unwrap();
+        let d = ex.next_decision().unwrap();
+        assert_eq!(d.line.text, "x");
+        assert!(d.keep, "both neighbours are long");
+        ex.end().unwrap();
+        assert_eq!(ex.next_decision().unwrap().line.text, "third long line");
+        assert!(ex.next_decision().is_none());
+    }
+
+    #[test]
+    fn the_threshold_is_strictly_greater() {
+        let t = Threshold(0.5);
+        let mut row = vec![0.0; N_FEATURES];
+        row[0] = 0.5;
+        assert!(!t.decide(&row, &mut Vec::new()).1);
+        row[0] = 0.51;
+        assert!(t.decide(&row, &mut Vec::new()).1);
+    }
+
+    #[test]
+    fn features_are_attached_on_request() {
+        let mut ex = Extractor::new(Arc::new(Threshold(0.5))).with_features(true);
+        ex.write(b"<p>hello</p>").unwrap();
+        ex.end().unwrap();
+        let d = ex.next_decision().unwrap();
+        assert_eq!(d.features.unwrap().len(), N_FEATURES);
+    }
+}

@@ -1,1 +1,431 @@
-//! (in progress)
+//! The feature schema: one named, documented list of numeric columns per line.
+//!
+//! This list is the only definition of the features. The CSV written by `mainline lines`
+//! and `mainline label`, the columns `mainline train` reads and the inputs a model file
+//! names all come from [`names`]. A row has, in this order:
+//!
+//! 1. the [`BASE`] features of the line itself: the seed design's three attributes
+//!    (`density`, `ln_html_bytes`, `ln_text_bytes`), link density, structural context
+//!    (enclosing block, nav/header/footer/aside/…, class and id hints, depth, heading
+//!    level) and cheap text statistics;
+//! 2. the [`NEIGHBOUR`] attributes of the lines before it (`prev1_…` nearest, up to
+//!    `prev3_…`) and after it (`next1_…` … `next3_…`), [`MAX_CONTEXT`] on each side.
+//!    A neighbour that does not exist (start or end of the page, or beyond the context a
+//!    model uses) has all its values 0.
+//!
+//! The seed design uses one line of context; models choose 0 to [`MAX_CONTEXT`]
+//! ([`select`]), and a decision for a line waits for exactly that many following lines.
+//!
+//! ```
+//! use mainline::features::{self, FeatureSet};
+//! let seed = features::select(FeatureSet::Seed, 1);
+//! assert_eq!(seed, ["density", "ln_html_bytes", "ln_text_bytes",
+//!     "prev1_density", "prev1_ln_html_bytes", "prev1_ln_text_bytes",
+//!     "next1_density", "next1_ln_html_bytes", "next1_ln_text_bytes"]);
+//! assert!(features::names().len() > 60);
+//! ```
+
+use std::sync::LazyLock;
+
+use crate::lines::{Block, Line, ctx, hint};
+
+/// Most neighbour lines on each side that features can use.
+pub const MAX_CONTEXT: usize = 3;
+
+/// The features of a line itself: `(name, description)`.
+pub const BASE: [(&str, &str); N_BASE] = [
+    ("density", "text_bytes / html_bytes, capped at 1 (seed attribute 1)"),
+    ("ln_html_bytes", "ln(1 + html_bytes) (seed attribute 2)"),
+    ("ln_text_bytes", "ln(1 + text_bytes) (seed attribute 3)"),
+    ("link_density", "share of the text inside <a>"),
+    ("ln_depth", "ln(1 + open elements when the text started)"),
+    ("heading_level", "1-6 for h1-h6, else 0"),
+    ("tag_p", "nearest block is <p>"),
+    ("tag_div", "nearest block is div/section/article/main/header/footer/nav/aside/form/figure"),
+    ("tag_li", "nearest block is li/dt/dd"),
+    ("tag_cell", "nearest block is table/tr/td/th"),
+    ("tag_heading", "nearest block is h1-h6"),
+    ("tag_pre", "nearest block is <pre>"),
+    ("tag_quote", "nearest block is <blockquote>"),
+    ("tag_body", "no block element around the text"),
+    ("in_nav", "inside <nav> or role=navigation"),
+    ("in_header", "inside <header> or role=banner"),
+    ("in_footer", "inside <footer> or role=contentinfo"),
+    ("in_aside", "inside <aside> or role=complementary"),
+    ("in_form", "inside <form>"),
+    ("in_button", "inside <button>"),
+    ("in_select", "inside <select>"),
+    ("in_label", "inside <label>"),
+    ("in_menu", "inside <menu> or role=menu/menubar"),
+    ("in_article", "inside <article>, <main>, role=main/article or itemprop=articleBody"),
+    ("in_list_item", "inside li/dt/dd"),
+    ("in_cell", "inside td/th"),
+    ("in_figure", "inside figure/figcaption"),
+    ("hint_nav", "an ancestor's class/id says nav/menu/breadcrumb/pagination"),
+    ("hint_footer", "an ancestor's class/id says footer/copyright"),
+    ("hint_side", "an ancestor's class/id says sidebar/widget/related"),
+    ("hint_comment", "an ancestor's class/id says comment/reply"),
+    ("hint_social", "an ancestor's class/id says share/social"),
+    ("hint_ad", "an ancestor's class/id says ad/promo/banner/cookie/newsletter/modal"),
+    ("hint_meta", "an ancestor's class/id says meta/byline/author/date/tags"),
+    ("hint_hidden", "an ancestor is hidden (hidden, aria-hidden, display:none, sr-only)"),
+    ("hint_content", "an ancestor's class/id says article/content/post/entry/body/text"),
+    ("hint_header", "an ancestor's class/id says header/masthead/logo/brand"),
+    ("ln_words", "ln(1 + whitespace-separated words)"),
+    ("chars_per_word", "characters per word"),
+    ("punct_ratio", "share of characters that are punctuation"),
+    ("digit_ratio", "share of characters that are digits"),
+    ("upper_ratio", "share of letters that are upper case"),
+    ("sentence_ends", "sentence-ending marks (. ! ? and CJK 。！？) followed by a space or the end, at most 10"),
+    ("ends_with_punct", "the text ends with . ! ? : ; or a CJK full stop"),
+    ("starts_upper", "the first letter is upper case"),
+    ("copyright", "contains ©, 'copyright' or 'all rights reserved'"),
+    ("separator_ratio", "share of characters that are | • · » › or /, as in menus and breadcrumbs"),
+    ("ln_line_index", "ln(1 + position of the line in the page)"),
+    ("ln_offset", "ln(1 + input offset where the line starts)"),
+];
+
+/// Number of [`BASE`] features.
+pub const N_BASE: usize = 49;
+
+/// Attributes repeated for each neighbour line: `(suffix, description)`.
+pub const NEIGHBOUR: [(&str, &str); N_NEIGHBOUR] = [
+    ("density", "the neighbour's density"),
+    ("ln_html_bytes", "the neighbour's ln(1 + html_bytes)"),
+    ("ln_text_bytes", "the neighbour's ln(1 + text_bytes)"),
+    ("link_density", "the neighbour's link density"),
+];
+
+/// Number of [`NEIGHBOUR`] attributes.
+pub const N_NEIGHBOUR: usize = 4;
+
+/// Total number of columns in a row.
+pub const N_FEATURES: usize = N_BASE + 2 * MAX_CONTEXT * N_NEIGHBOUR;
+
+/// The seed design's three attributes (indices into [`BASE`] and [`NEIGHBOUR`]).
+const SEED: [&str; 3] = ["density", "ln_html_bytes", "ln_text_bytes"];
+
+static NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
+    let mut names: Vec<String> = BASE.iter().map(|(n, _)| n.to_string()).collect();
+    for side in ["prev", "next"] {
+        for k in 1..=MAX_CONTEXT {
+            for (n, _) in NEIGHBOUR {
+                names.push(format!("{side}{k}_{n}"));
+            }
+        }
+    }
+    names
+});
+
+/// All column names, in row order.
+pub fn names() -> &'static [String] {
+    &NAMES
+}
+
+/// A description of the column `name`, for documentation and `--help`.
+pub fn describe(name: &str) -> Option<String> {
+    if let Some((_, d)) = BASE.iter().find(|(n, _)| *n == name) {
+        return Some(d.to_string());
+    }
+    let (side, rest) = if let Some(r) = name.strip_prefix("prev") {
+        ("previous", r)
+    } else {
+        ("next", name.strip_prefix("next")?)
+    };
+    let (k, attr) = rest.split_once('_')?;
+    let (_, d) = NEIGHBOUR.iter().find(|(n, _)| *n == attr)?;
+    Some(format!("{d}, {k} line(s) {side}"))
+}
+
+/// Which columns a model uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FeatureSet {
+    /// The seed design's three attributes for the line and each neighbour.
+    Seed,
+    /// Every column of the schema up to the context width.
+    Full,
+}
+
+impl std::str::FromStr for FeatureSet {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "seed" => Ok(FeatureSet::Seed),
+            "full" => Ok(FeatureSet::Full),
+            _ => Err(format!("unknown feature set {s:?}: use seed or full")),
+        }
+    }
+}
+
+/// The column names of `set` with `context` neighbour lines on each side, in row order.
+///
+/// # Panics
+/// When `context` exceeds [`MAX_CONTEXT`].
+pub fn select(set: FeatureSet, context: usize) -> Vec<String> {
+    assert!(context <= MAX_CONTEXT, "context {context} > {MAX_CONTEXT}");
+    let keep = |attr: &str| set == FeatureSet::Full || SEED.contains(&attr);
+    let mut out: Vec<String> = BASE
+        .iter()
+        .filter(|(n, _)| keep(n))
+        .map(|(n, _)| n.to_string())
+        .collect();
+    for side in ["prev", "next"] {
+        for k in 1..=context {
+            for (n, _) in NEIGHBOUR {
+                if keep(n) {
+                    out.push(format!("{side}{k}_{n}"));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The [`BASE`] features of one line, computed once when the line arrives.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LineFeatures(pub [f32; N_BASE]);
+
+fn flag(b: bool) -> f32 {
+    if b { 1.0 } else { 0.0 }
+}
+
+fn ln1p(x: u64) -> f32 {
+    (x as f64).ln_1p() as f32
+}
+
+impl LineFeatures {
+    /// Computes the features of `line`.
+    pub fn of(line: &Line) -> Self {
+        let t = text_stats(&line.text);
+        let c = |bit: u16| flag(line.context & bit != 0);
+        let h = |bit: u16| flag(line.hints & bit != 0);
+        let b = |block: Block| flag(line.block == block);
+        LineFeatures([
+            line.density() as f32,
+            ln1p(line.html_bytes),
+            ln1p(line.text_bytes),
+            line.link_density() as f32,
+            ln1p(line.depth as u64),
+            line.heading as f32,
+            b(Block::P),
+            b(Block::Div),
+            b(Block::Li),
+            b(Block::Cell),
+            b(Block::Heading),
+            b(Block::Pre),
+            b(Block::Quote),
+            b(Block::Body),
+            c(ctx::NAV),
+            c(ctx::HEADER),
+            c(ctx::FOOTER),
+            c(ctx::ASIDE),
+            c(ctx::FORM),
+            c(ctx::BUTTON),
+            c(ctx::SELECT),
+            c(ctx::LABEL),
+            c(ctx::MENU),
+            c(ctx::ARTICLE),
+            c(ctx::LIST_ITEM),
+            c(ctx::CELL),
+            c(ctx::FIGURE),
+            h(hint::NAV),
+            h(hint::FOOTER),
+            h(hint::SIDE),
+            h(hint::COMMENT),
+            h(hint::SOCIAL),
+            h(hint::AD),
+            h(hint::META),
+            h(hint::HIDDEN),
+            h(hint::CONTENT),
+            h(hint::HEADER),
+            ln1p(t.words),
+            t.chars_per_word,
+            t.punct_ratio,
+            t.digit_ratio,
+            t.upper_ratio,
+            t.sentence_ends.min(10) as f32,
+            flag(t.ends_with_punct),
+            flag(t.starts_upper),
+            flag(t.copyright),
+            t.separator_ratio,
+            ln1p(line.index),
+            ln1p(line.start),
+        ])
+    }
+
+    /// The [`NEIGHBOUR`] attributes of this line.
+    fn neighbour(&self) -> [f32; N_NEIGHBOUR] {
+        [self.0[0], self.0[1], self.0[2], self.0[3]]
+    }
+}
+
+/// Writes the full row (all [`names`], length [`N_FEATURES`]) for a line.
+///
+/// `before` holds the preceding lines' features nearest first, `after` the following
+/// lines' nearest first; only the first [`MAX_CONTEXT`] of each are used, missing ones are 0.
+pub fn row(center: &LineFeatures, before: &[&LineFeatures], after: &[&LineFeatures], out: &mut [f32]) {
+    assert_eq!(out.len(), N_FEATURES, "row buffer has the wrong length");
+    out[..N_BASE].copy_from_slice(&center.0);
+    let mut at = N_BASE;
+    for side in [before, after] {
+        for k in 0..MAX_CONTEXT {
+            let v = side.get(k).map_or([0.0; N_NEIGHBOUR], |f| f.neighbour());
+            out[at..at + N_NEIGHBOUR].copy_from_slice(&v);
+            at += N_NEIGHBOUR;
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct TextStats {
+    words: u64,
+    chars_per_word: f32,
+    punct_ratio: f32,
+    digit_ratio: f32,
+    upper_ratio: f32,
+    sentence_ends: u32,
+    ends_with_punct: bool,
+    starts_upper: bool,
+    copyright: bool,
+    separator_ratio: f32,
+}
+
+fn text_stats(text: &str) -> TextStats {
+    let mut chars = 0u32;
+    let mut punct = 0u32;
+    let mut digits = 0u32;
+    let mut letters = 0u32;
+    let mut upper = 0u32;
+    let mut seps = 0u32;
+    let mut words = 0u64;
+    let mut in_word = false;
+    let mut sentence_ends = 0u32;
+    let mut prev_end = false;
+    let mut first_letter: Option<bool> = None;
+    for ch in text.chars() {
+        if ch.is_whitespace() {
+            if prev_end {
+                sentence_ends += 1;
+            }
+            in_word = false;
+            prev_end = false;
+            continue;
+        }
+        if !in_word {
+            words += 1;
+            in_word = true;
+        }
+        chars += 1;
+        prev_end = matches!(ch, '.' | '!' | '?');
+        if matches!(ch, '。' | '！' | '？') {
+            sentence_ends += 1;
+            prev_end = false;
+        }
+        if ch.is_alphabetic() {
+            letters += 1;
+            let up = ch.is_uppercase();
+            upper += up as u32;
+            first_letter.get_or_insert(up);
+        } else if ch.is_numeric() {
+            digits += 1;
+        } else {
+            punct += 1;
+            if matches!(ch, '|' | '•' | '·' | '»' | '›' | '/' | '>' | '«' | '‹') {
+                seps += 1;
+            }
+        }
+    }
+    if prev_end {
+        sentence_ends += 1;
+    }
+    let last = text.trim_end().chars().last();
+    let lower_has = |needle: &str| {
+        text.len() >= needle.len()
+            && text
+                .as_bytes()
+                .windows(needle.len())
+                .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+    };
+    let ratio = |n: u32, d: u32| if d == 0 { 0.0 } else { n as f32 / d as f32 };
+    TextStats {
+        words,
+        chars_per_word: ratio(chars, words as u32),
+        punct_ratio: ratio(punct, chars),
+        digit_ratio: ratio(digits, chars),
+        upper_ratio: ratio(upper, letters),
+        sentence_ends,
+        ends_with_punct: matches!(last, Some('.' | '!' | '?' | ':' | ';' | '。' | '！' | '？')),
+        starts_upper: first_letter == Some(true),
+        copyright: text.contains('©') || lower_has("copyright") || lower_has("all rights reserved"),
+        separator_ratio: ratio(seps, chars),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lines::split;
+
+    #[test]
+    fn the_schema_has_unique_documented_names_of_the_right_count() {
+        let names = names();
+        assert_eq!(names.len(), N_FEATURES);
+        let mut sorted = names.to_vec();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), N_FEATURES, "duplicate feature names");
+        for n in names {
+            assert!(describe(n).is_some(), "{n} has no description");
+        }
+    }
+
+    #[test]
+    fn full_selection_with_max_context_is_the_whole_schema() {
+        assert_eq!(select(FeatureSet::Full, MAX_CONTEXT), names());
+        assert_eq!(select(FeatureSet::Seed, 0).len(), 3);
+        assert_eq!(select(FeatureSet::Seed, 3).len(), 21);
+    }
+
+    #[test]
+    fn seed_attributes_match_the_line() {
+        let lines = split(b"<p>Hello world.</p><p>x</p>").unwrap();
+        let f = LineFeatures::of(&lines[0]);
+        assert_eq!(f.0[0], lines[0].density() as f32);
+        assert_eq!(f.0[1], (lines[0].html_bytes as f64).ln_1p() as f32);
+        assert_eq!(f.0[2], (12f64).ln_1p() as f32);
+        let idx = |n: &str| BASE.iter().position(|(b, _)| *b == n).unwrap();
+        assert_eq!(f.0[idx("tag_p")], 1.0);
+        assert_eq!(f.0[idx("sentence_ends")], 1.0);
+        assert_eq!(f.0[idx("ends_with_punct")], 1.0);
+        assert_eq!(f.0[idx("starts_upper")], 1.0);
+        assert_eq!(f.0[idx("ln_words")], 2f32.ln_1p());
+    }
+
+    #[test]
+    fn text_statistics_by_hand() {
+        let t = text_stats("Home | About | Contact");
+        assert_eq!(t.words, 5);
+        assert_eq!(t.separator_ratio, 2.0 / 18.0);
+        assert!(!t.ends_with_punct);
+        let t = text_stats("© 2024 ACME. All Rights Reserved.");
+        assert!(t.copyright);
+        assert_eq!(t.sentence_ends, 2);
+        assert_eq!(t.digit_ratio, 4.0 / 28.0);
+        let t = text_stats("这是一个句子。这是另一个。");
+        assert_eq!(t.sentence_ends, 2);
+        assert_eq!(text_stats("").words, 0);
+    }
+
+    #[test]
+    fn rows_place_neighbours_nearest_first_and_zero_missing_ones() {
+        let lines = split(b"<p>a</p><p>bb</p><p>ccc</p>").unwrap();
+        let f: Vec<LineFeatures> = lines.iter().map(LineFeatures::of).collect();
+        let mut out = vec![f32::NAN; N_FEATURES];
+        row(&f[1], &[&f[0]], &[&f[2]], &mut out);
+        let at = |n: &str| out[names().iter().position(|x| x == n).unwrap()];
+        assert_eq!(at("prev1_ln_text_bytes"), 1f32.ln_1p());
+        assert_eq!(at("next1_ln_text_bytes"), 3f32.ln_1p());
+        assert_eq!(at("prev2_density"), 0.0);
+        assert!(out.iter().all(|v| v.is_finite()));
+    }
+}

@@ -1,1 +1,319 @@
-//! (in progress)
+//! Input: opening files and streams, transparent gzip, and choosing the character encoding.
+//!
+//! [`open`] gives a reader over the *decompressed* bytes of a file (or of standard input for
+//! `-`): gzip is recognised by its magic bytes, not by the file name, and concatenated gzip
+//! members are read as one stream.
+//!
+//! [`sniff`] decides how the HTML bytes are to be decoded, in the order browsers use: a byte
+//! order mark, then a `charset` declared in a `<meta>` element within the first
+//! [`PRESCAN_BYTES`] bytes, else a guess from the first [`DETECT_BYTES`] bytes (valid UTF-8 is
+//! taken as UTF-8; anything else is left to `chardetng`). Whatever the input encoding,
+//! everything mainline outputs is UTF-8.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::Path;
+use std::sync::LazyLock;
+
+use encoding_rs::Encoding;
+use flate2::bufread::MultiGzDecoder;
+use regex::bytes::Regex;
+
+use crate::{Error, Result};
+
+/// How many leading bytes are searched for a `<meta charset>` declaration (the HTML
+/// standard's prescan length).
+pub const PRESCAN_BYTES: usize = 1024;
+
+/// How many leading bytes are looked at to guess the encoding when nothing is declared.
+///
+/// A bounded prefix: the splitter buffers at most this much before it starts tokenizing.
+pub const DETECT_BYTES: usize = 64 * 1024;
+
+/// Where the encoding of a document came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EncodingSource {
+    /// A byte order mark at the start of the input.
+    Bom,
+    /// A `<meta charset>` or `<meta http-equiv="content-type">` declaration.
+    Meta,
+    /// No declaration: the bytes were valid UTF-8, or `chardetng` guessed.
+    Detected,
+}
+
+/// The outcome of [`sniff`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sniffed {
+    /// The encoding to decode the document with.
+    pub encoding: &'static Encoding,
+    /// How it was found.
+    pub source: EncodingSource,
+}
+
+/// Chooses the encoding of a document from its first bytes.
+///
+/// `head` is the start of the document (ideally at least [`DETECT_BYTES`] long, or the
+/// whole document if it is shorter); `complete` says whether `head` is the whole document.
+///
+/// ```
+/// use mainline::input::{sniff, EncodingSource};
+/// let s = sniff(b"<meta charset=\"windows-1252\"><p>caf\xe9</p>", true);
+/// assert_eq!(s.encoding, encoding_rs::WINDOWS_1252);
+/// assert_eq!(s.source, EncodingSource::Meta);
+/// let s = sniff("<p>café</p>".as_bytes(), true);
+/// assert_eq!(s.encoding, encoding_rs::UTF_8);
+/// ```
+pub fn sniff(head: &[u8], complete: bool) -> Sniffed {
+    if let Some((encoding, _)) = Encoding::for_bom(head) {
+        return Sniffed {
+            encoding,
+            source: EncodingSource::Bom,
+        };
+    }
+    if let Some(encoding) = prescan_meta(&head[..head.len().min(PRESCAN_BYTES)]) {
+        return Sniffed {
+            encoding,
+            source: EncodingSource::Meta,
+        };
+    }
+    let prefix = &head[..head.len().min(DETECT_BYTES)];
+    let utf8_ok = match std::str::from_utf8(prefix) {
+        Ok(_) => true,
+        // An incomplete sequence cut off at the end of the prefix is still UTF-8.
+        Err(e) => e.error_len().is_none() && !(complete && prefix.len() == head.len()),
+    };
+    if utf8_ok {
+        return Sniffed {
+            encoding: encoding_rs::UTF_8,
+            source: EncodingSource::Detected,
+        };
+    }
+    let mut detector = chardetng::EncodingDetector::new();
+    detector.feed(prefix, complete && prefix.len() == head.len());
+    Sniffed {
+        encoding: detector.guess(None, true),
+        source: EncodingSource::Detected,
+    }
+}
+
+static META: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i-u)<meta\b[^>]*>").expect("static regex is valid")
+});
+static CHARSET: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i-u)charset\s*=\s*["']?\s*([a-z0-9_:.\-]+)"#).expect("static regex is valid")
+});
+
+/// Finds a charset declared by a `<meta>` element in `head`.
+///
+/// Covers `<meta charset="X">` and `<meta http-equiv="Content-Type" content="…; charset=X">`.
+/// As the HTML standard prescribes, a declared UTF-16 is read as UTF-8 (a page that really is
+/// UTF-16 starts with a byte order mark), and `x-user-defined` as windows-1252.
+pub fn prescan_meta(head: &[u8]) -> Option<&'static Encoding> {
+    for meta in META.find_iter(head) {
+        if let Some(caps) = CHARSET.captures(meta.as_bytes()) {
+            if let Some(enc) = Encoding::for_label(&caps[1]) {
+                if enc == encoding_rs::UTF_16LE || enc == encoding_rs::UTF_16BE {
+                    return Some(encoding_rs::UTF_8);
+                }
+                if enc == encoding_rs::X_USER_DEFINED {
+                    return Some(encoding_rs::WINDOWS_1252);
+                }
+                return Some(enc);
+            }
+        }
+    }
+    None
+}
+
+/// Signatures of common binary formats, checked at the start of the (decompressed) input.
+const BINARY_MAGIC: &[(&[u8], &str)] = &[
+    (b"\x89PNG\r\n\x1a\n", "PNG image"),
+    (b"\xff\xd8\xff", "JPEG image"),
+    (b"GIF87a", "GIF image"),
+    (b"GIF89a", "GIF image"),
+    (b"RIFF", "RIFF media (WebP, WAV or AVI)"),
+    (b"%PDF-", "PDF document"),
+    (b"PK\x03\x04", "ZIP archive (or a file format built on ZIP)"),
+    (b"PK\x05\x06", "ZIP archive"),
+    (b"\x7fELF", "ELF executable"),
+    (b"\x00\x00\x01\x00", "icon image"),
+    (b"\x1f\x8b", "gzip data nested in gzip data"),
+    (b"BZh", "bzip2 data"),
+    (b"\xfd7zXZ\x00", "xz data"),
+    (b"7z\xbc\xaf\x27\x1c", "7-zip archive"),
+    (b"\x28\xb5\x2f\xfd", "zstd data"),
+    (b"wOFF", "WOFF font"),
+    (b"wOF2", "WOFF2 font"),
+    (b"\x00asm", "WebAssembly module"),
+    (b"OggS", "Ogg media"),
+    (b"fLaC", "FLAC audio"),
+    (b"ID3", "MP3 audio"),
+];
+
+/// Recognises input that is certainly not HTML: a known binary signature at the start.
+///
+/// Returns a short description of what the input looks like. This is deliberately narrow:
+/// HTML with stray NUL bytes or invalid UTF-8 is still HTML and is processed, and text
+/// with no tags at all is a document of one paragraph. Only inputs that start with the
+/// signature of a known binary format (images, archives, executables, media, fonts) are
+/// rejected, so the decision is the same however the input is chunked.
+///
+/// ```
+/// assert_eq!(mainline::input::binary_kind(b"\x89PNG\r\n\x1a\n...."), Some("PNG image"));
+/// assert_eq!(mainline::input::binary_kind(b"<p>hello</p>"), None);
+/// ```
+pub fn binary_kind(head: &[u8]) -> Option<&'static str> {
+    BINARY_MAGIC
+        .iter()
+        .find(|(magic, _)| head.starts_with(magic))
+        .map(|&(_, what)| what)
+}
+
+/// The longest signature in [`binary_kind`]'s table: how many bytes it needs to decide.
+pub const BINARY_MAGIC_BYTES: usize = 8;
+
+/// A reader over the decompressed bytes of an input.
+pub type Input = Box<dyn Read + Send>;
+
+/// Opens `path` for reading (`-` is standard input), decompressing gzip transparently.
+///
+/// # Errors
+/// [`Error::Io`] when the file cannot be opened or is a directory.
+pub fn open(path: &Path) -> Result<Input> {
+    if path.as_os_str() == "-" {
+        return Ok(wrap(Box::new(io::stdin())));
+    }
+    let file = File::open(path)?;
+    if file.metadata()?.is_dir() {
+        return Err(Error::Io(io::Error::new(
+            io::ErrorKind::IsADirectory,
+            "is a directory",
+        )));
+    }
+    Ok(wrap(Box::new(file)))
+}
+
+/// Wraps a byte stream, decompressing it when it starts with the gzip magic bytes.
+///
+/// Errors from a corrupt or truncated gzip stream surface as [`io::Error`]s of kind
+/// `InvalidData` or `UnexpectedEof` from `read`.
+pub fn wrap(reader: Box<dyn Read + Send>) -> Input {
+    let mut buffered = BufReader::with_capacity(64 * 1024, reader);
+    // NOTE: one fill is enough to see the two magic bytes, except when a pipe delivers a
+    // single byte first; such input is read as not compressed.
+    let is_gzip = match buffered.fill_buf() {
+        Ok(head) => head.starts_with(&[0x1f, 0x8b]),
+        // Let the caller see the error on its first read.
+        Err(_) => false,
+    };
+    if is_gzip {
+        Box::new(GzReader(MultiGzDecoder::new(buffered)))
+    } else {
+        Box::new(buffered)
+    }
+}
+
+/// Maps flate2's errors to messages that say the gzip data is at fault.
+struct GzReader<R>(MultiGzDecoder<R>);
+
+impl<R: BufRead> Read for GzReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf).map_err(|e| match e.kind() {
+            io::ErrorKind::UnexpectedEof => io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "corrupt gzip data: the stream is truncated",
+            ),
+            io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput => io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("corrupt gzip data: {e}"),
+            ),
+            _ => e,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn a_bom_wins_over_a_meta_declaration() {
+        let s = sniff(b"\xef\xbb\xbf<meta charset=latin1>", true);
+        assert_eq!(s.encoding, encoding_rs::UTF_8);
+        assert_eq!(s.source, EncodingSource::Bom);
+        let s = sniff(b"\xff\xfe<\x00p\x00", true);
+        assert_eq!(s.encoding, encoding_rs::UTF_16LE);
+    }
+
+    #[test]
+    fn meta_http_equiv_declarations_are_found() {
+        let head = br#"<html><head><META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=Shift_JIS">"#;
+        assert_eq!(prescan_meta(head), Some(encoding_rs::SHIFT_JIS));
+    }
+
+    #[test]
+    fn a_declared_utf16_is_read_as_utf8() {
+        assert_eq!(
+            prescan_meta(b"<meta charset=utf-16>"),
+            Some(encoding_rs::UTF_8)
+        );
+    }
+
+    #[test]
+    fn a_meta_after_the_prescan_window_is_not_used_by_sniff() {
+        let mut head = vec![b' '; PRESCAN_BYTES];
+        head.extend_from_slice(b"<meta charset=koi8-r>");
+        assert_eq!(sniff(&head, true).source, EncodingSource::Detected);
+    }
+
+    #[test]
+    fn undeclared_legacy_bytes_are_detected() {
+        let text = "<p>Déjà vu, voilà: où est la fenêtre? Très bien, merci à vous.</p>".repeat(20);
+        let (bytes, _, _) = encoding_rs::WINDOWS_1252.encode(&text);
+        let s = sniff(&bytes, true);
+        assert_eq!(s.encoding, encoding_rs::WINDOWS_1252);
+        assert_eq!(s.source, EncodingSource::Detected);
+    }
+
+    #[test]
+    fn a_utf8_sequence_cut_at_the_end_of_a_partial_head_is_still_utf8() {
+        let bytes = "ça".as_bytes();
+        assert_eq!(sniff(&bytes[..1], false).encoding, encoding_rs::UTF_8);
+    }
+
+    #[test]
+    fn gzip_input_is_decompressed_by_magic_not_by_name() {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(b"<p>one</p>").unwrap();
+        let mut data = enc.finish().unwrap();
+        // A second member: concatenated gzip streams are one input.
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(b"<p>two</p>").unwrap();
+        data.extend(enc.finish().unwrap());
+        let mut out = String::new();
+        wrap(Box::new(io::Cursor::new(data)))
+            .read_to_string(&mut out)
+            .unwrap();
+        assert_eq!(out, "<p>one</p><p>two</p>");
+    }
+
+    #[test]
+    fn truncated_gzip_is_an_error_that_says_so() {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(&b"<p>hello</p>".repeat(1000)).unwrap();
+        let data = enc.finish().unwrap();
+        let mut out = Vec::new();
+        let err = wrap(Box::new(io::Cursor::new(data[..data.len() / 2].to_vec())))
+            .read_to_end(&mut out)
+            .unwrap_err();
+        assert!(err.to_string().contains("corrupt gzip"), "{err}");
+    }
+
+    #[test]
+    fn binary_signatures_are_recognised() {
+        assert_eq!(binary_kind(b"%PDF-1.7"), Some("PDF document"));
+        assert_eq!(binary_kind(b"PK\x03\x04rest"), Some("ZIP archive (or a file format built on ZIP)"));
+        assert_eq!(binary_kind(b"plain text"), None);
+    }
+}

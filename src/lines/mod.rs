@@ -1,1 +1,858 @@
-//! (in progress)
+//! The streaming line splitter: HTML bytes in, [`Line`]s out.
+//!
+//! A *line* is what a text-mode browser puts on a line of its own: the text between two
+//! line-breaking tags (block-level elements such as `p`, `div`, `li`, `td`, `h1`–`h6`, and
+//! `<br>`). Each line carries its text and the exact number of input bytes it took to
+//! describe it — tags, attributes, scripts, comments and the text itself — from the end of
+//! the previous line to the end of this one, which gives the text density of the seed
+//! design (`text_bytes / html_bytes`).
+//!
+//! The splitter sits on `lol_html`'s tokenizer: no DOM is built, and memory does not grow
+//! with the input. Bytes go in by [`Splitter::write`] in pieces of any size, and complete
+//! lines come out of [`Splitter::next_line`] as soon as the tag that ends them has been read.
+//!
+//! ```
+//! use mainline::lines::Splitter;
+//!
+//! let mut splitter = Splitter::new();
+//! let mut lines = Vec::new();
+//! for piece in ["<nav><a href=/>Home</a></nav><p>Fish &amp; ", "chips are ", "good.</p>"] {
+//!     splitter.write(piece.as_bytes())?;
+//!     while let Some(line) = splitter.next_line() {
+//!         lines.push(line);
+//!     }
+//! }
+//! splitter.end()?;
+//! lines.extend(std::iter::from_fn(|| splitter.next_line()));
+//!
+//! assert_eq!(lines.len(), 2);
+//! assert_eq!(lines[0].text, "Home");
+//! assert_eq!(lines[0].link_bytes, 4);
+//! assert_eq!(lines[1].text, "Fish & chips are good.");
+//! // Every input byte belongs to a line or to the trailing bytes after the last line.
+//! let total: u64 = lines.iter().map(|l| l.html_bytes).sum::<u64>() + splitter.trailing_bytes();
+//! assert_eq!(total, 73);
+//! # Ok::<(), mainline::Error>(())
+//! ```
+//!
+//! # Rules
+//! - Text is decoded (character references by the WHATWG rules, including legacy forms
+//!   without `;`) and whitespace is collapsed, except inside `<pre>`, where whitespace is
+//!   kept and every source line becomes a line.
+//! - The contents of `script`, `style`, `noscript`, `template`, `svg`, `math`, `head`,
+//!   `title`, `textarea`, `object` and comments never become text; their bytes count
+//!   towards the next line's `html_bytes`.
+//! - Lines without text are not emitted: their bytes roll into the next line, as in the seed
+//!   design, so a page of a million `<br>`s and no text yields no lines at all.
+//! - A line is split when its text reaches [`MAX_LINE_BYTES`], so memory stays bounded even
+//!   for a single text node of hundreds of megabytes.
+//!
+//! # Byte accounting
+//! A line ends where the tag that breaks it starts; its `html_bytes` run from the end of
+//! the previous line to there. The sum of `html_bytes` over all lines plus
+//! [`Splitter::trailing_bytes`] is exactly [`Splitter::input_bytes`]. Offsets are counted
+//! in the input's own encoding; only inputs that `lol_html` cannot tokenize directly
+//! (UTF-16, ISO-2022-JP) are counted in their UTF-8 transcoding. Where a line is split
+//! inside a text node (in `<pre>`, or at [`MAX_LINE_BYTES`]) the split offset is computed
+//! from the decoded text, which is exact for UTF-8 text without character references.
+
+mod tags;
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use encoding_rs::Decoder;
+use lol_html::html_content::{Element, TextChunk, TextType};
+use lol_html::{AsciiCompatibleEncoding, HtmlRewriter, OutputSink, Settings, doc_text, element};
+
+pub use tags::{Block, ctx, hint};
+use tags::{Closes, classify, class_hints, role_ctx};
+
+use crate::input::{self, DETECT_BYTES, EncodingSource, PRESCAN_BYTES, Sniffed};
+use crate::{Error, Result};
+
+/// The longest line text, in bytes, before a line is split.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// How many open elements are tracked one by one. Deeper elements still count towards
+/// [`Line::depth`], but their class, id and context are not recorded.
+pub const MAX_STACK: usize = 512;
+
+/// How many of the nearest ancestors with a class or id a line lists in [`Line::ancestors`].
+pub const MAX_ANCESTORS: usize = 4;
+
+/// The longest `tag.class#id` descriptor kept per ancestor, in bytes (longer ones are cut).
+pub const MAX_DESCRIPTOR_BYTES: usize = 64;
+
+/// One line of the page, with what is known about it when it ends.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Line {
+    /// Position of the line in the document, from 0.
+    pub index: u64,
+    /// The decoded text, whitespace collapsed (kept inside `<pre>`). Never empty.
+    pub text: String,
+    /// Offset of the first input byte accounted to this line.
+    pub start: u64,
+    /// Input bytes from the end of the previous line to the end of this one.
+    pub html_bytes: u64,
+    /// Bytes of [`Line::text`] (UTF-8).
+    pub text_bytes: u64,
+    /// Bytes of [`Line::text`] that are inside `<a>` elements.
+    pub link_bytes: u64,
+    /// The nearest line-breaking element around the text.
+    pub block: Block,
+    /// Heading level 1–6 when the line is a heading, else 0.
+    pub heading: u8,
+    /// Number of open elements when the line's text started.
+    pub depth: u32,
+    /// Context bits ([`ctx`]): inside nav, header, footer, aside, form, article, …
+    pub context: u16,
+    /// Class/id hint bits ([`hint`]) of all open ancestors.
+    pub hints: u16,
+    /// `tag.class.names#id` of the nearest ancestors that have a class or id, nearest first,
+    /// at most [`MAX_ANCESTORS`], each at most [`MAX_DESCRIPTOR_BYTES`] long.
+    pub ancestors: Vec<String>,
+}
+
+impl Line {
+    /// The seed design's text density: `text_bytes / html_bytes`, capped at 1.
+    ///
+    /// (Text can be longer than its markup when a legacy single-byte encoding is decoded to
+    /// UTF-8; the cap keeps the feature in range.)
+    pub fn density(&self) -> f64 {
+        if self.html_bytes == 0 {
+            return 1.0;
+        }
+        (self.text_bytes as f64 / self.html_bytes as f64).min(1.0)
+    }
+
+    /// Share of the text inside links, from 0 to 1.
+    pub fn link_density(&self) -> f64 {
+        if self.text_bytes == 0 {
+            0.0
+        } else {
+            self.link_bytes as f64 / self.text_bytes as f64
+        }
+    }
+
+    /// Whether the line sits inside a region of the given [`ctx`] kind.
+    pub fn within(&self, ctx_bit: u16) -> bool {
+        self.context & ctx_bit != 0
+    }
+}
+
+/// An element on the splitter's open-element stack.
+#[derive(Debug)]
+struct Open {
+    id: u32,
+    kind: Kind,
+    breaks: bool,
+    block: tags::Block,
+    heading: u8,
+    ctx: u16,
+    hints: u16,
+    descriptor: Option<Box<str>>,
+}
+
+/// Element kinds that take part in implied end tags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    P,
+    Li,
+    DtDd,
+    Cell,
+    Row,
+    Option,
+    List,
+    Dl,
+    Table,
+    Select,
+    Other,
+}
+
+fn kind_of(name: &str) -> Kind {
+    match name {
+        "p" => Kind::P,
+        "li" => Kind::Li,
+        "dt" | "dd" => Kind::DtDd,
+        "td" | "th" => Kind::Cell,
+        "tr" => Kind::Row,
+        "option" | "optgroup" => Kind::Option,
+        "ul" | "ol" | "menu" => Kind::List,
+        "dl" => Kind::Dl,
+        "table" | "tbody" | "thead" | "tfoot" => Kind::Table,
+        "select" | "datalist" => Kind::Select,
+        _ => Kind::Other,
+    }
+}
+
+/// The line being built.
+#[derive(Debug, Default)]
+struct Current {
+    text: String,
+    link_bytes: u64,
+    pending_space: bool,
+    /// The last text added was inside a link.
+    prev_link: bool,
+    block: Block,
+    heading: u8,
+    depth: u32,
+    context: u16,
+    hints: u16,
+    ancestors: Vec<String>,
+}
+
+/// Everything the tokenizer callbacks update.
+#[derive(Debug, Default)]
+struct State {
+    stack: Vec<Open>,
+    /// Open elements beyond [`MAX_STACK`].
+    overflow: u32,
+    next_id: u32,
+    ctx_counts: [u32; ctx::COUNT],
+    hint_counts: [u32; hint::COUNT],
+    ctx_now: u16,
+    hints_now: u16,
+
+    cur: Current,
+    /// Offset where the current line's accounting starts.
+    line_start: u64,
+    /// End offset of the last tag seen: where the current text node starts.
+    last_token_end: u64,
+    /// Decoded bytes of text seen since the last tag (for offsets of splits inside text).
+    node_decoded: u64,
+    /// The furthest input offset any token has reached.
+    max_seen: u64,
+    /// Raw text held back because it may end inside a character reference.
+    carry: String,
+    /// A `\r` was just seen inside `<pre>` (so a following `\n` is the same line end).
+    pre_cr: bool,
+
+    index: u64,
+    queue: VecDeque<Line>,
+}
+
+const OVERFLOW_ID: u32 = u32::MAX;
+
+impl State {
+    fn see(&mut self, end: usize) {
+        self.max_seen = self.max_seen.max(end as u64);
+    }
+
+    fn start_tag(&mut self, el: &mut Element<'_, '_>) -> Option<(u32, bool)> {
+        let loc = el.source_location().bytes();
+        self.see(loc.end);
+        let name = el.tag_name();
+        let info = classify(&name);
+        let kind = kind_of(&name);
+        if info.breaks {
+            self.break_at(loc.start as u64);
+        }
+        if info.closes_p {
+            self.close_implied(Kind::P, &[]);
+        }
+        match info.closes {
+            Closes::None => {}
+            Closes::Li => self.close_implied(Kind::Li, &[Kind::List, Kind::Table, Kind::Dl]),
+            Closes::DtDd => self.close_implied(Kind::DtDd, &[Kind::Dl, Kind::List, Kind::Table]),
+            Closes::Cell => self.close_implied(Kind::Cell, &[Kind::Row, Kind::Table]),
+            Closes::Row => self.close_implied(Kind::Row, &[Kind::Table]),
+            Closes::Option => self.close_implied(Kind::Option, &[Kind::Select]),
+        }
+        self.last_token_end = loc.end as u64;
+        self.node_decoded = 0;
+        if !el.can_have_content() {
+            return None;
+        }
+        if self.stack.len() >= MAX_STACK {
+            self.overflow += 1;
+            return Some((OVERFLOW_ID, info.breaks));
+        }
+
+        let mut ctx_bits = info.ctx;
+        let mut hints = 0u16;
+        let mut descriptor: Option<String> = None;
+        for attr in el.attributes() {
+            let attr_name = attr.name();
+            match attr_name.as_str() {
+                "class" | "id" => {
+                    let value = attr.value();
+                    hints |= class_hints(&value);
+                    let d = descriptor.get_or_insert_with(|| name.clone());
+                    if attr_name == "class" {
+                        for word in value.split_ascii_whitespace() {
+                            d.push('.');
+                            d.push_str(word);
+                        }
+                    } else {
+                        d.push('#');
+                        d.push_str(value.trim());
+                    }
+                }
+                "role" => ctx_bits |= role_ctx(&attr.value()),
+                "hidden" => hints |= hint::HIDDEN,
+                "aria-hidden" => {
+                    if attr.value().eq_ignore_ascii_case("true") {
+                        hints |= hint::HIDDEN;
+                    }
+                }
+                "style" => {
+                    let v = attr.value().to_ascii_lowercase();
+                    let v: String = v.split_ascii_whitespace().collect();
+                    if v.contains("display:none") || v.contains("visibility:hidden") {
+                        hints |= hint::HIDDEN;
+                    }
+                }
+                "itemprop" => {
+                    if attr.value().eq_ignore_ascii_case("articlebody") {
+                        ctx_bits |= ctx::ARTICLE;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let descriptor = descriptor.map(|mut d| {
+            if d.len() > MAX_DESCRIPTOR_BYTES {
+                let mut cut = MAX_DESCRIPTOR_BYTES;
+                while !d.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                d.truncate(cut);
+            }
+            d.into_boxed_str()
+        });
+
+        let id = self.next_id;
+        self.next_id = self.next_id.wrapping_add(1) % OVERFLOW_ID;
+        for bit in 0..ctx::COUNT {
+            if ctx_bits & (1 << bit) != 0 {
+                self.ctx_counts[bit] += 1;
+            }
+        }
+        for bit in 0..hint::COUNT {
+            if hints & (1 << bit) != 0 {
+                self.hint_counts[bit] += 1;
+            }
+        }
+        self.ctx_now |= ctx_bits;
+        self.hints_now |= hints;
+        self.stack.push(Open {
+            id,
+            kind,
+            breaks: info.breaks,
+            block: info.block,
+            heading: info.heading,
+            ctx: ctx_bits,
+            hints,
+            descriptor,
+        });
+        Some((id, info.breaks))
+    }
+
+    fn end_tag(&mut self, id: u32, breaks: bool, loc: std::ops::Range<usize>) {
+        self.see(loc.end);
+        if breaks {
+            self.break_at(loc.start as u64);
+        }
+        if id == OVERFLOW_ID {
+            self.overflow = self.overflow.saturating_sub(1);
+        } else if let Some(pos) = self.stack.iter().rposition(|o| o.id == id) {
+            self.pop_to(pos);
+        }
+        self.last_token_end = self.last_token_end.max(loc.end as u64);
+        self.node_decoded = 0;
+    }
+
+    /// Pops the element at `pos` and everything above it.
+    fn pop_to(&mut self, pos: usize) {
+        self.overflow = 0;
+        while self.stack.len() > pos {
+            let open = self.stack.pop().expect("stack is longer than pos");
+            for bit in 0..ctx::COUNT {
+                if open.ctx & (1 << bit) != 0 {
+                    self.ctx_counts[bit] -= 1;
+                    if self.ctx_counts[bit] == 0 {
+                        self.ctx_now &= !(1 << bit);
+                    }
+                }
+            }
+            for bit in 0..hint::COUNT {
+                if open.hints & (1 << bit) != 0 {
+                    self.hint_counts[bit] -= 1;
+                    if self.hint_counts[bit] == 0 {
+                        self.hints_now &= !(1 << bit);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Closes an open element of `kind` that a new start tag implicitly ends, searching
+    /// down from the top of the stack and stopping at any element of a `scope` kind (or,
+    /// for `<p>`, at any line-breaking element).
+    fn close_implied(&mut self, kind: Kind, scope: &[Kind]) {
+        const SEARCH: usize = 64;
+        for (pos, open) in self.stack.iter().enumerate().rev().take(SEARCH) {
+            if open.kind == kind {
+                self.pop_to(pos);
+                return;
+            }
+            if scope.contains(&open.kind) || (kind == Kind::P && open.breaks) {
+                return;
+            }
+        }
+    }
+
+    fn text(&mut self, chunk: &TextChunk<'_>) {
+        self.see(chunk.source_location().bytes().end);
+        let last = chunk.last_in_text_node();
+        let skipped = self.ctx_now & ctx::SKIP != 0;
+        match chunk.text_type() {
+            TextType::Data if !skipped => self.push_raw(chunk.as_str(), last),
+            TextType::PlainText if !skipped => {
+                let text = chunk.as_str();
+                self.push_decoded(text);
+            }
+            _ => {}
+        }
+    }
+
+    /// Decodes character references in raw text that may arrive in arbitrary pieces.
+    fn push_raw(&mut self, raw: &str, last: bool) {
+        if self.carry.is_empty() && !raw.contains('&') {
+            self.push_decoded(raw);
+            return;
+        }
+        self.carry.push_str(raw);
+        // NOTE: a reference cannot be decoded until it is complete. Hold back the text
+        // from the last '&' when it is close enough to the end to be an unfinished
+        // reference (the longest named reference is 33 bytes).
+        let cut = if last {
+            self.carry.len()
+        } else {
+            match self.carry.rfind('&') {
+                Some(amp) if self.carry.len() - amp < 48 => amp,
+                _ => self.carry.len(),
+            }
+        };
+        if cut == 0 {
+            return;
+        }
+        let pending = std::mem::take(&mut self.carry);
+        let decoded = htmlize::unescape(&pending[..cut]);
+        self.push_decoded(&decoded);
+        self.carry = pending;
+        self.carry.drain(..cut);
+    }
+
+    /// Adds decoded text to the current line, collapsing whitespace (or, in `<pre>`,
+    /// splitting at line ends).
+    fn push_decoded(&mut self, text: &str) {
+        let pre = self.ctx_now & ctx::PRE != 0;
+        let link = self.ctx_now & ctx::LINK != 0;
+        let base = self.node_decoded;
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            // Fast path: a run of printable ASCII that is not whitespace.
+            if b > b' ' && b < 0x7f {
+                let mut j = i + 1;
+                while j < bytes.len() && bytes[j] > b' ' && bytes[j] < 0x7f {
+                    j += 1;
+                }
+                let room = MAX_LINE_BYTES.saturating_sub(self.cur.text.len() + 1).max(1);
+                let j = j.min(i + room);
+                self.push_str(&text[i..j], link);
+                i = j;
+                if self.cur.text.len() >= MAX_LINE_BYTES {
+                    self.split_in_text(base + i as u64);
+                }
+                continue;
+            }
+            let ch = text[i..].chars().next().expect("i is on a char boundary");
+            let len = ch.len_utf8();
+            if pre && (ch == '\n' || ch == '\r') {
+                if !(ch == '\n' && self.pre_cr) {
+                    self.split_in_text(base + i as u64);
+                }
+                self.pre_cr = ch == '\r';
+            } else {
+                self.pre_cr = false;
+                if ch.is_whitespace() && !(pre && ch != '\u{a0}') {
+                    if !self.cur.text.is_empty() {
+                        self.cur.pending_space = true;
+                    }
+                } else if pre && (ch == '\t' || ch == ' ') {
+                    self.push_str(&text[i..i + len], link);
+                } else if !ch.is_control() && ch != '\u{feff}' {
+                    self.push_str(&text[i..i + len], link);
+                }
+                if self.cur.text.len() >= MAX_LINE_BYTES {
+                    self.split_in_text(base + (i + len) as u64);
+                }
+            }
+            i += len;
+        }
+        self.node_decoded += bytes.len() as u64;
+    }
+
+    fn push_str(&mut self, s: &str, link: bool) {
+        if self.cur.text.is_empty() {
+            self.capture_context();
+        } else if self.cur.pending_space {
+            self.cur.text.push(' ');
+            if link && self.cur.prev_link {
+                self.cur.link_bytes += 1;
+            }
+        }
+        self.cur.pending_space = false;
+        self.cur.prev_link = link;
+        self.cur.text.push_str(s);
+        if link {
+            self.cur.link_bytes += s.len() as u64;
+        }
+    }
+
+    /// Records where the current line sits, when its first character arrives.
+    fn capture_context(&mut self) {
+        let cur = &mut self.cur;
+        cur.context = self.ctx_now;
+        cur.hints = self.hints_now;
+        cur.depth = self.stack.len() as u32 + self.overflow;
+        cur.block = Block::Body;
+        cur.heading = 0;
+        if let Some(open) = self.stack.iter().rev().take(64).find(|o| o.breaks) {
+            cur.block = open.block;
+            cur.heading = open.heading;
+        }
+        cur.ancestors.clear();
+        cur.ancestors.extend(
+            self.stack
+                .iter()
+                .rev()
+                .filter_map(|o| o.descriptor.as_deref())
+                .take(MAX_ANCESTORS)
+                .map(str::to_owned),
+        );
+    }
+
+    /// Ends the current line at a tag that starts at `pos`.
+    fn break_at(&mut self, pos: u64) {
+        self.cur.pending_space = false;
+        if !self.cur.text.is_empty() {
+            self.close(pos);
+        }
+    }
+
+    /// Ends the current line inside a text node, `decoded` bytes after the node's start.
+    fn split_in_text(&mut self, decoded: u64) {
+        self.cur.pending_space = false;
+        if !self.cur.text.is_empty() {
+            let pos = self.last_token_end + decoded;
+            self.close(pos);
+        }
+    }
+
+    fn close(&mut self, pos: u64) {
+        let end = pos.min(self.max_seen).max(self.line_start);
+        let cur = std::mem::take(&mut self.cur);
+        let text_bytes = cur.text.len() as u64;
+        self.queue.push_back(Line {
+            index: self.index,
+            text: cur.text,
+            start: self.line_start,
+            html_bytes: end - self.line_start,
+            text_bytes,
+            link_bytes: cur.link_bytes,
+            block: cur.block,
+            heading: cur.heading,
+            depth: cur.depth,
+            context: cur.context,
+            hints: cur.hints,
+            ancestors: cur.ancestors,
+        });
+        self.index += 1;
+        self.line_start = end;
+    }
+
+    fn finish(&mut self, total: u64) {
+        if !self.carry.is_empty() {
+            let pending = std::mem::take(&mut self.carry);
+            let decoded = htmlize::unescape(&pending);
+            self.push_decoded(&decoded);
+        }
+        self.max_seen = total;
+        self.break_at(total);
+    }
+}
+
+/// Discards the rewriter's output: mainline only listens to the tokens.
+struct NullSink;
+
+impl OutputSink for NullSink {
+    fn handle_chunk(&mut self, _: &[u8]) {}
+}
+
+type Rewriter = HtmlRewriter<'static, NullSink>;
+
+enum Stage {
+    /// Collecting the first bytes to choose the encoding.
+    Sniffing(Vec<u8>),
+    Running {
+        rewriter: Box<Rewriter>,
+        /// For encodings `lol_html` cannot tokenize (UTF-16, ISO-2022-JP): decoder to UTF-8.
+        transcoder: Option<Decoder>,
+    },
+    Ended,
+    Failed,
+}
+
+/// Streaming line splitter. See the [module documentation](self).
+pub struct Splitter {
+    state: Rc<RefCell<State>>,
+    stage: Stage,
+    /// Bytes given to the tokenizer (after transcoding, if any).
+    fed: u64,
+    /// Bytes given to [`Splitter::write`].
+    written: u64,
+    sniffed: Option<Sniffed>,
+    trailing: u64,
+}
+
+impl Default for Splitter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::fmt::Debug for Splitter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Splitter")
+            .field("written", &self.written)
+            .field("sniffed", &self.sniffed)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Splitter {
+    /// A splitter for one document.
+    pub fn new() -> Self {
+        Splitter {
+            state: Rc::new(RefCell::new(State::default())),
+            stage: Stage::Sniffing(Vec::new()),
+            fed: 0,
+            written: 0,
+            sniffed: None,
+            trailing: 0,
+        }
+    }
+
+    /// Feeds the next piece of the document. Pieces may be of any size and may split
+    /// tags, characters and character references anywhere.
+    ///
+    /// The first bytes (up to [`DETECT_BYTES`] when no encoding is declared) are held back
+    /// until the encoding is known.
+    ///
+    /// # Errors
+    /// [`Error::NotHtml`] when the input starts with the signature of a binary format,
+    /// [`Error::Html`] when the tokenizer fails; the splitter is unusable afterwards.
+    pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        self.written += bytes.len() as u64;
+        match &mut self.stage {
+            Stage::Sniffing(head) => {
+                head.extend_from_slice(bytes);
+                let ready = head.len() >= DETECT_BYTES
+                    || (head.len() >= PRESCAN_BYTES
+                        && input::sniff(&head[..PRESCAN_BYTES], false).source
+                            != EncodingSource::Detected);
+                if ready {
+                    self.start(false)?;
+                }
+                Ok(())
+            }
+            Stage::Running { .. } => self.feed(bytes),
+            Stage::Ended => Err(Error::Other("write after end".into())),
+            Stage::Failed => Err(Error::Html("the tokenizer failed earlier".into())),
+        }
+    }
+
+    /// Ends the document: the last line is completed and [`Splitter::trailing_bytes`] set.
+    ///
+    /// # Errors
+    /// As for [`Splitter::write`].
+    pub fn end(&mut self) -> Result<()> {
+        if let Stage::Sniffing(_) = self.stage {
+            self.start(true)?;
+        }
+        match std::mem::replace(&mut self.stage, Stage::Ended) {
+            Stage::Running {
+                rewriter,
+                transcoder,
+            } => {
+                if let Some(mut decoder) = transcoder {
+                    let mut out = Vec::new();
+                    transcode(&mut decoder, &[], true, &mut out);
+                    self.fed += out.len() as u64;
+                    let mut rewriter = rewriter;
+                    if let Err(e) = rewriter.write(&out) {
+                        self.stage = Stage::Failed;
+                        return Err(Error::Html(e.to_string()));
+                    }
+                    rewriter.end().map_err(|e| Error::Html(e.to_string()))?;
+                } else {
+                    rewriter.end().map_err(|e| Error::Html(e.to_string()))?;
+                }
+                let mut st = self.state.borrow_mut();
+                st.finish(self.fed);
+                self.trailing = self.fed - st.line_start;
+                Ok(())
+            }
+            Stage::Ended => Ok(()),
+            Stage::Failed => {
+                self.stage = Stage::Failed;
+                Err(Error::Html("the tokenizer failed earlier".into()))
+            }
+            Stage::Sniffing(_) => unreachable!("start() leaves the sniffing stage"),
+        }
+    }
+
+    /// The next complete line, if any.
+    pub fn next_line(&mut self) -> Option<Line> {
+        self.state.borrow_mut().queue.pop_front()
+    }
+
+    /// Bytes given to the tokenizer so far: the input length, or for transcoded inputs
+    /// (UTF-16, ISO-2022-JP) the length of their UTF-8 transcoding.
+    pub fn input_bytes(&self) -> u64 {
+        self.fed
+    }
+
+    /// Bytes after the end of the last line (known after [`Splitter::end`]).
+    pub fn trailing_bytes(&self) -> u64 {
+        self.trailing
+    }
+
+    /// The encoding chosen for the document, once known.
+    pub fn encoding(&self) -> Option<Sniffed> {
+        self.sniffed
+    }
+
+    fn start(&mut self, complete: bool) -> Result<()> {
+        let Stage::Sniffing(head) = std::mem::replace(&mut self.stage, Stage::Failed) else {
+            return Ok(());
+        };
+        if let Some(kind) = input::binary_kind(&head) {
+            return Err(Error::NotHtml(format!("the data looks like a {kind}")));
+        }
+        let sniffed = input::sniff(&head, complete);
+        self.sniffed = Some(sniffed);
+        let (encoding, transcoder) = match AsciiCompatibleEncoding::new(sniffed.encoding) {
+            Some(enc) => (enc, None),
+            None => (
+                AsciiCompatibleEncoding::utf_8(),
+                Some(sniffed.encoding.new_decoder_with_bom_removal()),
+            ),
+        };
+        // A later <meta charset> may correct a guess, but never a BOM or an early declaration.
+        let adjust = sniffed.source == EncodingSource::Detected && transcoder.is_none();
+        let rewriter = build_rewriter(&self.state, encoding, adjust);
+        self.stage = Stage::Running {
+            rewriter: Box::new(rewriter),
+            transcoder,
+        };
+        self.feed(&head)
+    }
+
+    fn feed(&mut self, bytes: &[u8]) -> Result<()> {
+        let Stage::Running {
+            rewriter,
+            transcoder,
+        } = &mut self.stage
+        else {
+            unreachable!("feed is only called while running");
+        };
+        let result = match transcoder {
+            Some(decoder) => {
+                let mut out = Vec::with_capacity(bytes.len() * 3 / 2 + 16);
+                transcode(decoder, bytes, false, &mut out);
+                self.fed += out.len() as u64;
+                rewriter.write(&out)
+            }
+            None => {
+                self.fed += bytes.len() as u64;
+                rewriter.write(bytes)
+            }
+        };
+        result.map_err(|e| {
+            self.stage = Stage::Failed;
+            Error::Html(e.to_string())
+        })
+    }
+}
+
+fn transcode(decoder: &mut Decoder, mut bytes: &[u8], last: bool, out: &mut Vec<u8>) {
+    let mut buf = [0u8; 8192];
+    loop {
+        let (result, read, written, _) = decoder.decode_to_utf8(bytes, &mut buf, last);
+        out.extend_from_slice(&buf[..written]);
+        bytes = &bytes[read..];
+        if result == encoding_rs::CoderResult::InputEmpty {
+            break;
+        }
+    }
+}
+
+fn build_rewriter(
+    state: &Rc<RefCell<State>>,
+    encoding: AsciiCompatibleEncoding,
+    adjust_charset: bool,
+) -> Rewriter {
+    let on_element = Rc::clone(state);
+    let on_text = Rc::clone(state);
+    let settings = Settings::new()
+        .with_strict(false)
+        .with_encoding(encoding)
+        .with_adjust_charset_on_meta_tag(adjust_charset)
+        .append_element_content_handler(element!("*", move |el| {
+            let pushed = on_element.borrow_mut().start_tag(el);
+            if let Some((id, breaks)) = pushed {
+                if let Some(handlers) = el.end_tag_handlers() {
+                    let st = Rc::clone(&on_element);
+                    handlers.push(Box::new(move |end| {
+                        st.borrow_mut()
+                            .end_tag(id, breaks, end.source_location().bytes());
+                        Ok(())
+                    }));
+                }
+            }
+            Ok(())
+        }))
+        .append_document_content_handler(doc_text!(move |t| {
+            on_text.borrow_mut().text(t);
+            Ok(())
+        }));
+    HtmlRewriter::new(settings, NullSink)
+}
+
+/// Splits a whole document held in memory. A convenience over [`Splitter`].
+///
+/// ```
+/// let lines = mainline::lines::split(b"<h1>Title</h1><p>Body text.</p>")?;
+/// assert_eq!(lines.len(), 2);
+/// assert_eq!(lines[0].heading, 1);
+/// # Ok::<(), mainline::Error>(())
+/// ```
+///
+/// # Errors
+/// As for [`Splitter::write`].
+pub fn split(html: &[u8]) -> Result<Vec<Line>> {
+    let mut splitter = Splitter::new();
+    splitter.write(html)?;
+    splitter.end()?;
+    Ok(std::iter::from_fn(|| splitter.next_line()).collect())
+}
+
+#[cfg(test)]
+mod tests;

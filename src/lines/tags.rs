@@ -1,0 +1,394 @@
+//! Tag tables: which elements break a line, which hide their content, which mark context,
+//! and the class/id keywords that hint at boilerplate or content.
+
+/// The block-level element that encloses a line (its nearest line-breaking ancestor).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum Block {
+    /// No block element encloses the text (text directly in `<body>` or outside any element).
+    #[default]
+    Body,
+    /// `<p>`
+    P,
+    /// `<div>`, `<section>`, `<article>`, `<main>`, `<header>`, `<footer>`, `<nav>`, `<aside>`, `<form>`, `<figure>`, `<address>`, `<details>`
+    Div,
+    /// `<li>`, `<dt>`, `<dd>`
+    Li,
+    /// `<td>`, `<th>`, `<tr>`, `<table>`
+    Cell,
+    /// `<h1>` … `<h6>` (see [`crate::lines::Line::heading`] for the level)
+    Heading,
+    /// `<pre>`
+    Pre,
+    /// `<blockquote>`
+    Quote,
+    /// `<option>`, `<summary>`, `<figcaption>`, `<ul>`, `<ol>`, `<dl>` and other breaking elements
+    Other,
+}
+
+impl Block {
+    /// Lower-case name used in JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Block::Body => "body",
+            Block::P => "p",
+            Block::Div => "div",
+            Block::Li => "li",
+            Block::Cell => "cell",
+            Block::Heading => "heading",
+            Block::Pre => "pre",
+            Block::Quote => "quote",
+            Block::Other => "other",
+        }
+    }
+}
+
+/// Context bits: what kind of region a line sits in. See [`crate::lines::Line::context`].
+pub mod ctx {
+    /// Inside `<nav>` (or `role="navigation"`).
+    pub const NAV: u16 = 1 << 0;
+    /// Inside `<header>` (or `role="banner"`).
+    pub const HEADER: u16 = 1 << 1;
+    /// Inside `<footer>` (or `role="contentinfo"`).
+    pub const FOOTER: u16 = 1 << 2;
+    /// Inside `<aside>` (or `role="complementary"`).
+    pub const ASIDE: u16 = 1 << 3;
+    /// Inside `<form>`.
+    pub const FORM: u16 = 1 << 4;
+    /// Inside `<button>`.
+    pub const BUTTON: u16 = 1 << 5;
+    /// Inside `<select>`.
+    pub const SELECT: u16 = 1 << 6;
+    /// Inside `<label>`.
+    pub const LABEL: u16 = 1 << 7;
+    /// Inside `<menu>` (or `role="menu"`/`"menubar"`).
+    pub const MENU: u16 = 1 << 8;
+    /// Inside `<article>`, `<main>` (or `role="main"`/`"article"`, `itemprop="articleBody"`).
+    pub const ARTICLE: u16 = 1 << 9;
+    /// Inside `<li>`, `<dt>` or `<dd>`.
+    pub const LIST_ITEM: u16 = 1 << 10;
+    /// Inside `<pre>`: whitespace is kept and each source line is a line.
+    pub const PRE: u16 = 1 << 11;
+    /// Inside `<td>` or `<th>`.
+    pub const CELL: u16 = 1 << 12;
+    /// Inside `<a>`.
+    pub const LINK: u16 = 1 << 13;
+    /// Inside `<figure>` or `<figcaption>`.
+    pub const FIGURE: u16 = 1 << 14;
+    /// Inside an element whose content is not text: script, style, noscript, template,
+    /// svg, math, head-only elements. Text there never becomes part of a line.
+    pub const SKIP: u16 = 1 << 15;
+    /// Number of bits in use.
+    pub const COUNT: usize = 16;
+}
+
+/// Class/id hint bits: keywords in the `class`, `id` and `role` of ancestors.
+/// See [`crate::lines::Line::hints`].
+pub mod hint {
+    /// Navigation: nav, menu, breadcrumb, pagination, pager, navbar, topbar, toc.
+    pub const NAV: u16 = 1 << 0;
+    /// Page footer: footer, copyright, colophon, bottom.
+    pub const FOOTER: u16 = 1 << 1;
+    /// Side content: sidebar, aside, widget, related, recommended, popular, trending.
+    pub const SIDE: u16 = 1 << 2;
+    /// Comments: comment(s), reply, respond, discussion, disqus.
+    pub const COMMENT: u16 = 1 << 3;
+    /// Sharing: share, social, sharing, follow, facebook, twitter.
+    pub const SOCIAL: u16 = 1 << 4;
+    /// Advertising and promotion: ad(s), advert, sponsor(ed), promo, banner, cookie, consent, newsletter, subscribe, popup, modal.
+    pub const AD: u16 = 1 << 5;
+    /// Metadata: meta, byline, author, date, tags, category, breadcrumbs.
+    pub const META: u16 = 1 << 6;
+    /// Hidden: the `hidden` attribute, `aria-hidden="true"`, `display:none`, or classes like sr-only, hidden.
+    pub const HIDDEN: u16 = 1 << 7;
+    /// Content: article, content, post, entry, main, body, text, story, prose, markdown.
+    pub const CONTENT: u16 = 1 << 8;
+    /// Page header: header, masthead, top, logo, brand, site-title.
+    pub const HEADER: u16 = 1 << 9;
+    /// Number of bits in use.
+    pub const COUNT: usize = 10;
+}
+
+/// What the splitter needs to know about a tag name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TagInfo {
+    /// Starting or ending this element ends the current line.
+    pub breaks: bool,
+    /// The block kind when this element is a line's nearest breaking ancestor.
+    pub block: Block,
+    /// Heading level 1–6, or 0.
+    pub heading: u8,
+    /// Context bits this element sets for its content.
+    pub ctx: u16,
+    /// Which implied-end rule a start tag of this element triggers.
+    pub closes: Closes,
+    /// `p` is closed by this start tag (HTML's "p end tag may be omitted" list).
+    pub closes_p: bool,
+}
+
+/// Implied end tags (a small part of HTML's tree construction, enough to keep the open
+/// element stack honest for lists, tables and options written without end tags).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Closes {
+    None,
+    /// `<li>` closes an open `li` up to the nearest list.
+    Li,
+    /// `<dt>`/`<dd>` close an open `dt`/`dd` up to the nearest `dl`.
+    DtDd,
+    /// `<td>`/`<th>` close an open cell up to the nearest row.
+    Cell,
+    /// `<tr>` closes an open row up to the nearest table section.
+    Row,
+    /// `<option>` closes an open option.
+    Option,
+}
+
+const fn info(breaks: bool, block: Block, ctx: u16) -> TagInfo {
+    TagInfo {
+        breaks,
+        block,
+        heading: 0,
+        ctx,
+        closes: Closes::None,
+        closes_p: breaks,
+    }
+}
+
+/// Inline (non-breaking, no context) elements: the common case.
+pub(crate) const INLINE: TagInfo = TagInfo {
+    breaks: false,
+    block: Block::Other,
+    heading: 0,
+    ctx: 0,
+    closes: Closes::None,
+    closes_p: false,
+};
+
+/// Classifies a lower-case tag name.
+pub(crate) fn classify(name: &str) -> TagInfo {
+    use Block::*;
+    let mut i = match name {
+        "p" => info(true, P, 0),
+        "div" | "section" | "hgroup" | "center" | "fieldset" | "legend" | "address"
+        | "details" | "dialog" | "search" => info(true, Div, 0),
+        "article" | "main" => info(true, Div, ctx::ARTICLE),
+        "header" => info(true, Div, ctx::HEADER),
+        "footer" => info(true, Div, ctx::FOOTER),
+        "nav" => info(true, Div, ctx::NAV),
+        "aside" => info(true, Div, ctx::ASIDE),
+        "form" => info(true, Div, ctx::FORM),
+        "figure" => info(true, Div, ctx::FIGURE),
+        "figcaption" => info(true, Other, ctx::FIGURE),
+        "menu" => info(true, Other, ctx::MENU),
+        "ul" | "ol" | "dl" | "summary" | "hr" | "br" | "caption" | "thead" | "tbody"
+        | "tfoot" | "frameset" | "iframe" | "video" | "audio" | "canvas" => info(true, Other, 0),
+        "li" => TagInfo {
+            closes: Closes::Li,
+            ..info(true, Li, ctx::LIST_ITEM)
+        },
+        "dt" | "dd" => TagInfo {
+            closes: Closes::DtDd,
+            ..info(true, Li, ctx::LIST_ITEM)
+        },
+        "table" => info(true, Cell, 0),
+        "tr" => TagInfo {
+            closes: Closes::Row,
+            ..info(true, Cell, 0)
+        },
+        "td" | "th" => TagInfo {
+            closes: Closes::Cell,
+            ..info(true, Cell, ctx::CELL)
+        },
+        "pre" | "listing" | "xmp" | "plaintext" => info(true, Pre, ctx::PRE),
+        "blockquote" => info(true, Quote, 0),
+        "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => TagInfo {
+            heading: name.as_bytes()[1] - b'0',
+            ..info(true, Heading, 0)
+        },
+        "option" | "optgroup" => TagInfo {
+            closes: Closes::Option,
+            closes_p: false,
+            ..info(true, Other, 0)
+        },
+        "select" | "datalist" => TagInfo {
+            closes_p: false,
+            ..info(true, Other, ctx::SELECT)
+        },
+        "button" => TagInfo {
+            closes_p: false,
+            ..info(false, Other, ctx::BUTTON)
+        },
+        "label" => TagInfo {
+            closes_p: false,
+            ..info(false, Other, ctx::LABEL)
+        },
+        "a" => TagInfo {
+            closes_p: false,
+            ..info(false, Other, ctx::LINK)
+        },
+        "script" | "style" | "noscript" | "template" | "svg" | "math" | "head" | "title"
+        | "textarea" | "object" | "noembed" | "noframes" => TagInfo {
+            closes_p: false,
+            ..info(false, Other, ctx::SKIP)
+        },
+        _ => INLINE,
+    };
+    // HTML's list of elements whose start tag closes an open <p>.
+    i.closes_p = matches!(
+        name,
+        "address"
+            | "article"
+            | "aside"
+            | "blockquote"
+            | "details"
+            | "dialog"
+            | "div"
+            | "dl"
+            | "fieldset"
+            | "figcaption"
+            | "figure"
+            | "footer"
+            | "form"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "header"
+            | "hgroup"
+            | "hr"
+            | "main"
+            | "menu"
+            | "nav"
+            | "ol"
+            | "p"
+            | "pre"
+            | "search"
+            | "section"
+            | "table"
+            | "ul"
+    );
+    i
+}
+
+/// Maps an ARIA `role` value to context bits.
+pub(crate) fn role_ctx(role: &str) -> u16 {
+    let mut bits = 0;
+    for r in role.split_ascii_whitespace() {
+        bits |= match r.to_ascii_lowercase().as_str() {
+            "navigation" => ctx::NAV,
+            "banner" => ctx::HEADER,
+            "contentinfo" => ctx::FOOTER,
+            "complementary" => ctx::ASIDE,
+            "menu" | "menubar" => ctx::MENU,
+            "main" | "article" => ctx::ARTICLE,
+            _ => 0,
+        };
+    }
+    bits
+}
+
+/// Hint bits for the words of a `class` or `id` value.
+///
+/// The value is split into words at every character that is not a letter or digit, and at
+/// lower-to-upper case changes (`postBody` → `post`, `body`); each word is looked up as a
+/// whole, so `header` matches `site-header` but `ad` does not match `shadow` or `load`.
+pub(crate) fn class_hints(value: &str) -> u16 {
+    let mut bits = 0;
+    let bytes = value.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while i <= bytes.len() {
+        let boundary = i == bytes.len()
+            || !bytes[i].is_ascii_alphanumeric()
+            || (i > start && bytes[i].is_ascii_uppercase() && bytes[i - 1].is_ascii_lowercase());
+        if boundary {
+            if i > start && i - start <= 24 {
+                bits |= word_hint(&bytes[start..i]);
+            }
+            start = if i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+                i
+            } else {
+                i + 1
+            };
+        }
+        i += 1;
+    }
+    bits
+}
+
+fn word_hint(word: &[u8]) -> u16 {
+    let mut buf = [0u8; 24];
+    let lower = &mut buf[..word.len()];
+    lower.copy_from_slice(word);
+    lower.make_ascii_lowercase();
+    match &*lower {
+        b"nav" | b"navbar" | b"navigation" | b"menu" | b"menus" | b"breadcrumb"
+        | b"breadcrumbs" | b"pagination" | b"pager" | b"topbar" | b"toc" | b"submenu"
+        | b"dropdown" | b"megamenu" => hint::NAV,
+        b"footer" | b"copyright" | b"colophon" | b"bottom" | b"legal" => hint::FOOTER,
+        b"sidebar" | b"aside" | b"widget" | b"widgets" | b"related" | b"recommended"
+        | b"recommendations" | b"popular" | b"trending" | b"rail" | b"teaser" | b"teasers" => {
+            hint::SIDE
+        }
+        b"comment" | b"comments" | b"reply" | b"replies" | b"respond" | b"discussion"
+        | b"disqus" => hint::COMMENT,
+        b"share" | b"sharing" | b"social" | b"follow" | b"facebook" | b"twitter" | b"whatsapp"
+        | b"linkedin" | b"pinterest" => hint::SOCIAL,
+        b"ad" | b"ads" | b"advert" | b"advertisement" | b"adsbygoogle" | b"sponsor"
+        | b"sponsored" | b"promo" | b"promotion" | b"banner" | b"cookie" | b"cookies"
+        | b"consent" | b"gdpr" | b"newsletter" | b"subscribe" | b"subscription" | b"popup"
+        | b"modal" | b"overlay" | b"signup" | b"login" => hint::AD,
+        b"meta" | b"byline" | b"author" | b"date" | b"tags" | b"tag" | b"category"
+        | b"categories" | b"posted" | b"timestamp" => hint::META,
+        b"hidden" | b"hide" | b"sr" | b"visually" | b"invisible" | b"offscreen" => hint::HIDDEN,
+        b"article" | b"content" | b"post" | b"entry" | b"main" | b"body" | b"text" | b"story"
+        | b"prose" | b"markdown" | b"blog" | b"articlebody" | b"richtext" | b"single" => {
+            hint::CONTENT
+        }
+        b"header" | b"masthead" | b"logo" | b"brand" | b"branding" | b"topnav" => hint::HEADER,
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn class_words_are_matched_whole() {
+        assert_eq!(class_hints("site-header"), hint::HEADER);
+        assert_eq!(class_hints("shadow load"), 0);
+        assert_eq!(class_hints("ad-slot"), hint::AD);
+        assert_eq!(class_hints("postBody"), hint::CONTENT);
+        assert_eq!(class_hints("entry-content comments"), hint::CONTENT | hint::COMMENT);
+        assert_eq!(class_hints(""), 0);
+        assert_eq!(class_hints("--"), 0);
+    }
+
+    #[test]
+    fn headings_carry_their_level() {
+        assert_eq!(classify("h3").heading, 3);
+        assert_eq!(classify("h3").block, Block::Heading);
+        assert!(classify("h3").breaks);
+    }
+
+    #[test]
+    fn inline_elements_do_not_break_lines() {
+        for t in ["span", "b", "em", "a", "img", "code", "unknown-element"] {
+            assert!(!classify(t).breaks, "{t}");
+        }
+        for t in ["p", "div", "li", "td", "br", "h1", "section", "option", "pre"] {
+            assert!(classify(t).breaks, "{t}");
+        }
+    }
+
+    #[test]
+    fn roles_map_to_context() {
+        assert_eq!(role_ctx("navigation"), ctx::NAV);
+        assert_eq!(role_ctx("Main"), ctx::ARTICLE);
+        assert_eq!(role_ctx("presentation"), 0);
+    }
+}

@@ -1,0 +1,199 @@
+use super::*;
+
+fn texts(html: &str) -> Vec<String> {
+    split(html.as_bytes())
+        .unwrap()
+        .into_iter()
+        .map(|l| l.text)
+        .collect()
+}
+
+/// Splits `html` fed in pieces of `chunk` bytes; returns the lines and trailing bytes.
+fn split_chunked(html: &[u8], chunk: usize) -> (Vec<Line>, u64) {
+    let mut s = Splitter::new();
+    let mut lines = Vec::new();
+    for piece in html.chunks(chunk.max(1)) {
+        s.write(piece).unwrap();
+        lines.extend(std::iter::from_fn(|| s.next_line()));
+    }
+    s.end().unwrap();
+    lines.extend(std::iter::from_fn(|| s.next_line()));
+    (lines, s.trailing_bytes())
+}
+
+#[test]
+fn block_elements_and_br_break_lines_but_inline_elements_do_not() {
+    assert_eq!(
+        texts("<div>one <b>bold</b> two<p>three<br>four</p><span>five</span></div>"),
+        ["one bold two", "three", "four", "five"]
+    );
+}
+
+#[test]
+fn character_references_are_decoded_including_legacy_forms() {
+    assert_eq!(
+        texts("<p>a &amp; b &lt;c&gt; &eacute;t&eacute; &#8364;5 &#x41; &nbsp x &copy 2024 &#150;</p>"),
+        ["a & b <c> été €5 A x © 2024 –"]
+    );
+}
+
+#[test]
+fn scripts_styles_comments_and_title_never_become_text() {
+    let html = "<html><head><title>T</title><style>p{}</style></head><body>\
+        <script>var x = '<p>no</p>';</script><!-- hidden --><noscript>ns</noscript>\
+        <template><p>tpl</p></template><svg><text>s</text></svg><p>yes</p></body></html>";
+    assert_eq!(texts(html), ["yes"]);
+}
+
+#[test]
+fn whitespace_collapses_outside_pre_and_pre_keeps_each_source_line() {
+    assert_eq!(
+        texts("<p>  a \n\t b  </p><pre>x  = 1\n  y = 2\r\nz</pre>"),
+        ["a b", "x  = 1", "  y = 2", "z"]
+    );
+}
+
+#[test]
+fn link_bytes_count_text_inside_anchors() {
+    let lines = split(b"<p>read <a href='/x'>more here</a></p>").unwrap();
+    assert_eq!(lines[0].text, "read more here");
+    assert_eq!(lines[0].link_bytes, 9);
+    assert!((lines[0].link_density() - 9.0 / 14.0).abs() < 1e-9);
+}
+
+#[test]
+fn context_flags_and_hints_follow_the_open_elements() {
+    let html = "<header><nav class='menu'><a>Home</a></nav></header>\
+        <main><article class='post-content'><h2>Title</h2><p>Body</p></article></main>\
+        <aside id=sidebar><p>Side</p></aside><footer>Foot</footer><p>after</p>";
+    let lines = split(html.as_bytes()).unwrap();
+    let by = |t: &str| lines.iter().find(|l| l.text == t).unwrap().clone();
+    assert!(by("Home").within(ctx::NAV) && by("Home").within(ctx::HEADER));
+    assert_ne!(by("Home").hints & hint::NAV, 0);
+    assert_eq!(by("Home").ancestors, ["nav.menu"]);
+    assert_eq!(by("Title").heading, 2);
+    assert_eq!(by("Title").block, Block::Heading);
+    assert!(by("Body").within(ctx::ARTICLE));
+    assert_ne!(by("Body").hints & hint::CONTENT, 0);
+    assert_eq!(by("Body").block, Block::P);
+    assert!(by("Side").within(ctx::ASIDE));
+    assert_ne!(by("Side").hints & hint::SIDE, 0);
+    assert!(by("Foot").within(ctx::FOOTER));
+    let after = by("after");
+    assert_eq!(after.context, 0, "context ends with its element");
+    assert_eq!(after.hints, 0);
+}
+
+#[test]
+fn unclosed_list_items_and_paragraphs_do_not_nest_forever() {
+    let html = "<ul><li>a<li>b<li>c</ul><p>x<p>y<p>z";
+    let lines = split(html.as_bytes()).unwrap();
+    let depths: Vec<u32> = lines.iter().map(|l| l.depth).collect();
+    assert_eq!(depths[0], depths[1]);
+    assert_eq!(depths[1], depths[2]);
+    assert_eq!(depths[3], depths[4]);
+    assert_eq!(depths[4], depths[5]);
+}
+
+#[test]
+fn byte_accounting_sums_to_the_input_length() {
+    let html = "<!doctype html><html><head><title>x</title><script>1</script></head>\
+        <body><div class=a><p>Hello <a href=#>world</a></p>\n<!-- c --><ul><li>one<li>two</ul>\
+        <pre>l1\nl2</pre>tail text</div></body></html>\n";
+    for chunk in [1, 7, 64 * 1024] {
+        let (lines, trailing) = split_chunked(html.as_bytes(), chunk);
+        let sum: u64 = lines.iter().map(|l| l.html_bytes).sum();
+        assert_eq!(sum + trailing, html.len() as u64, "chunk {chunk}");
+        // Lines are contiguous.
+        let mut at = 0;
+        for l in &lines {
+            assert_eq!(l.start, at);
+            at += l.html_bytes;
+        }
+    }
+}
+
+#[test]
+fn a_line_ends_where_the_breaking_tag_starts() {
+    let html = "<p>ab</p><p>cd</p>";
+    let lines = split(html.as_bytes()).unwrap();
+    assert_eq!(lines[0].html_bytes, "<p>ab".len() as u64);
+    assert_eq!(lines[1].html_bytes, "</p><p>cd".len() as u64);
+    assert!((lines[0].density() - 2.0 / 5.0).abs() < 1e-9);
+}
+
+#[test]
+fn chunking_never_changes_lines() {
+    let html = "<p>caf\u{e9} &amp;&eacute;&#x20AC; ok</p><pre>a\r\nb</pre><div>\u{4e2d}\u{6587} text</div>"
+        .repeat(50);
+    let (whole, t1) = split_chunked(html.as_bytes(), usize::MAX);
+    for chunk in [1, 2, 3, 7, 13, 64 * 1024] {
+        let (lines, t2) = split_chunked(html.as_bytes(), chunk);
+        assert_eq!(lines, whole, "chunk {chunk}");
+        assert_eq!(t1, t2);
+    }
+}
+
+#[test]
+fn very_long_text_is_split_at_the_line_cap() {
+    let word = "lorem ipsum ";
+    let n = MAX_LINE_BYTES * 2 / word.len() + 10;
+    let html = format!("<p>{}</p>", word.repeat(n));
+    let (lines, trailing) = split_chunked(html.as_bytes(), 65536);
+    assert!(lines.len() >= 3);
+    assert!(lines.iter().all(|l| l.text.len() <= MAX_LINE_BYTES));
+    let sum: u64 = lines.iter().map(|l| l.html_bytes).sum();
+    assert_eq!(sum + trailing, html.len() as u64);
+}
+
+#[test]
+fn windows_1252_declared_by_meta_is_decoded() {
+    let mut html = b"<html><head><meta http-equiv='Content-Type' content='text/html; charset=windows-1252'></head><body><p>caf".to_vec();
+    html.extend_from_slice(b"\xe9 \x93quoted\x94 \x80</p></body></html>");
+    let lines = split(&html).unwrap();
+    assert_eq!(lines[0].text, "café “quoted” €");
+}
+
+#[test]
+fn utf16_with_bom_is_transcoded() {
+    let text = "<p>héllo wörld</p>";
+    let mut bytes = vec![0xff, 0xfe];
+    for u in text.encode_utf16() {
+        bytes.extend_from_slice(&u.to_le_bytes());
+    }
+    let lines = split(&bytes).unwrap();
+    assert_eq!(lines[0].text, "héllo wörld");
+}
+
+#[test]
+fn a_utf8_bom_is_not_text() {
+    assert_eq!(texts("\u{feff}<p>x</p>"), ["x"]);
+}
+
+#[test]
+fn empty_input_gives_no_lines() {
+    let mut s = Splitter::new();
+    s.end().unwrap();
+    assert!(s.next_line().is_none());
+    assert_eq!(s.trailing_bytes(), 0);
+}
+
+#[test]
+fn text_without_tags_is_one_line() {
+    assert_eq!(texts("just some text\nand more"), ["just some text and more"]);
+}
+
+#[test]
+fn binary_input_is_rejected() {
+    let err = split(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap_err();
+    assert!(matches!(err, Error::NotHtml(_)), "{err}");
+}
+
+#[test]
+fn deep_nesting_is_bounded() {
+    let n = 100_000;
+    let html = format!("{}deep{}", "<div>".repeat(n), "</div>".repeat(n));
+    let lines = split(html.as_bytes()).unwrap();
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0].depth as usize, n);
+}
