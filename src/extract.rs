@@ -74,6 +74,25 @@ impl Scorer for Threshold {
     }
 }
 
+/// A scorer that keeps nothing but asks for the widest context, so that every feature
+/// column of a row is filled: for writing feature tables.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Observe;
+
+impl Scorer for Observe {
+    fn context(&self) -> usize {
+        MAX_CONTEXT
+    }
+
+    fn decide(&self, _: &[f32], _: &mut Vec<f32>) -> (f32, bool) {
+        (0.0, false)
+    }
+
+    fn describe(&self) -> String {
+        "features only".to_string()
+    }
+}
+
 /// One line and what was decided about it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decision {

@@ -1,0 +1,190 @@
+//! Command-line interface: the `Cli` definition and what the subcommands share.
+
+mod filter;
+mod lines;
+
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+
+use mainline::extract::{Decision, Extractor, Scorer};
+
+/// mainline: extract the main content of web pages, line by line, as a stream.
+///
+/// Each line of a page (what a text-mode browser shows on a line of its own) gets its text
+/// density and neighbour features; a trained perceptron, or a fixed density threshold,
+/// decides which lines are main content.
+#[derive(Debug, Parser)]
+#[command(name = "mainline", version, about, long_about = None, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Filter(filter::Args),
+    Lines(lines::Args),
+}
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Filter(args) => filter::run(args),
+        Command::Lines(args) => lines::run(args),
+    }
+}
+
+/// Whether an error (anywhere in its chain) is a write into a closed pipe.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Size of the pieces read from an input.
+const CHUNK: usize = 64 * 1024;
+
+/// Why one input could not be processed.
+#[derive(Debug)]
+pub enum Failure {
+    /// Reading or parsing the input failed: report it and go on with the next input.
+    Input(anyhow::Error),
+    /// Writing the output failed (a closed pipe, a full disk): stop.
+    Output(io::Error),
+}
+
+/// Streams one input through an extractor, handing each decision to `sink` as soon as it
+/// is made. Returns the number of input bytes read.
+pub fn stream_file(
+    path: &Path,
+    scorer: &Arc<dyn Scorer>,
+    with_features: bool,
+    sink: &mut dyn FnMut(Decision) -> io::Result<()>,
+) -> Result<u64, Failure> {
+    let mut input = mainline::input::open(path).map_err(|e| Failure::Input(e.into()))?;
+    let mut ex = Extractor::new(Arc::clone(scorer)).with_features(with_features);
+    let mut buf = vec![0u8; CHUNK];
+    let mut total = 0u64;
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Failure::Input(e.into())),
+        };
+        total += n as u64;
+        ex.write(&buf[..n]).map_err(|e| Failure::Input(e.into()))?;
+        while let Some(d) = ex.next_decision() {
+            sink(d).map_err(Failure::Output)?;
+        }
+    }
+    ex.end().map_err(|e| Failure::Input(e.into()))?;
+    while let Some(d) = ex.next_decision() {
+        sink(d).map_err(Failure::Output)?;
+    }
+    Ok(total)
+}
+
+/// How an input is named in messages.
+pub fn display_name(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// The inputs of a command: `-` (standard input) when none are given.
+pub fn inputs_or_stdin(files: Vec<PathBuf>) -> Vec<PathBuf> {
+    if files.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        files
+    }
+}
+
+/// Standard output, buffered.
+pub fn stdout() -> io::BufWriter<io::StdoutLock<'static>> {
+    io::BufWriter::with_capacity(64 * 1024, io::stdout().lock())
+}
+
+/// The header of the per-line CSV: `doc, group, line, label`, the feature columns, `text`.
+pub fn csv_header() -> Vec<String> {
+    let mut h: Vec<String> = ["doc", "group", "line", "label"].map(String::from).to_vec();
+    h.extend(mainline::features::names().iter().cloned());
+    h.push("text".to_string());
+    h
+}
+
+/// Writes one CSV row for a decision that carries its features.
+pub fn write_csv_row<W: Write>(
+    out: &mut csv::Writer<W>,
+    doc: &str,
+    group: &str,
+    label: Option<bool>,
+    d: &Decision,
+) -> io::Result<()> {
+    let features = d.features.as_deref().unwrap_or(&[]);
+    let mut record: Vec<String> = Vec::with_capacity(features.len() + 5);
+    record.push(doc.to_string());
+    record.push(group.to_string());
+    record.push(d.line.index.to_string());
+    record.push(match label {
+        Some(true) => "1".into(),
+        Some(false) => "0".into(),
+        None => String::new(),
+    });
+    record.extend(features.iter().map(|v| format_value(*v)));
+    record.push(d.line.text.clone());
+    out.write_record(&record).map_err(io::Error::other)
+}
+
+/// Shortest text that reads back as the same f32.
+fn format_value(v: f32) -> String {
+    if v == 0.0 {
+        "0".to_string()
+    } else if v == 1.0 {
+        "1".to_string()
+    } else {
+        v.to_string()
+    }
+}
+
+/// The scorer chosen on the command line: a fixed threshold, a model file, or the model
+/// built into mainline.
+pub fn scorer(threshold: Option<f32>, model: Option<&Path>) -> Result<Arc<dyn Scorer>> {
+    if let Some(t) = threshold {
+        anyhow::ensure!(
+            t.is_finite(),
+            "--threshold must be a number, e.g. 0.5 (got {t})"
+        );
+        return Ok(Arc::new(mainline::extract::Threshold(t)));
+    }
+    if let Some(path) = model {
+        anyhow::bail!("cannot load {}: model files are not supported yet", path.display());
+    }
+    Ok(Arc::new(mainline::extract::Threshold::default()))
+}
+
+/// Flushes `out`, treating nothing specially: a closed pipe surfaces as an error the
+/// caller maps to a quiet exit.
+pub fn finish(mut out: impl Write) -> Result<()> {
+    out.flush().context("writing to standard output")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_definition_is_valid() {
+        Cli::command().debug_assert();
+    }
+}
