@@ -270,8 +270,14 @@ mod tests {
         }
         fn decide(&self, row: &[f32], _: &mut Vec<f32>) -> (f32, bool) {
             let names = features::names();
-            let p = row[names.iter().position(|n| n == "prev1_ln_text_bytes").unwrap()];
-            let n = row[names.iter().position(|n| n == "next1_ln_text_bytes").unwrap()];
+            let p = row[names
+                .iter()
+                .position(|n| n == "prev1_ln_text_bytes")
+                .unwrap()];
+            let n = row[names
+                .iter()
+                .position(|n| n == "next1_ln_text_bytes")
+                .unwrap()];
             let s = p.min(n);
             (s, s > 2.0)
         }

@@ -34,14 +34,20 @@ pub const MAX_CONTEXT: usize = 3;
 
 /// The features of a line itself: `(name, description)`.
 pub const BASE: [(&str, &str); N_BASE] = [
-    ("density", "text_bytes / html_bytes, capped at 1 (seed attribute 1)"),
+    (
+        "density",
+        "text_bytes / html_bytes, capped at 1 (seed attribute 1)",
+    ),
     ("ln_html_bytes", "ln(1 + html_bytes) (seed attribute 2)"),
     ("ln_text_bytes", "ln(1 + text_bytes) (seed attribute 3)"),
     ("link_density", "share of the text inside <a>"),
     ("ln_depth", "ln(1 + open elements when the text started)"),
     ("heading_level", "1-6 for h1-h6, else 0"),
     ("tag_p", "nearest block is <p>"),
-    ("tag_div", "nearest block is div/section/article/main/header/footer/nav/aside/form/figure"),
+    (
+        "tag_div",
+        "nearest block is div/section/article/main/header/footer/nav/aside/form/figure",
+    ),
     ("tag_li", "nearest block is li/dt/dd"),
     ("tag_cell", "nearest block is table/tr/td/th"),
     ("tag_heading", "nearest block is h1-h6"),
@@ -57,30 +63,69 @@ pub const BASE: [(&str, &str); N_BASE] = [
     ("in_select", "inside <select>"),
     ("in_label", "inside <label>"),
     ("in_menu", "inside <menu> or role=menu/menubar"),
-    ("in_article", "inside <article>, <main>, role=main/article or itemprop=articleBody"),
+    (
+        "in_article",
+        "inside <article>, <main>, role=main/article or itemprop=articleBody",
+    ),
     ("in_list_item", "inside li/dt/dd"),
     ("in_cell", "inside td/th"),
     ("in_figure", "inside figure/figcaption"),
-    ("hint_nav", "an ancestor's class/id says nav/menu/breadcrumb/pagination"),
-    ("hint_footer", "an ancestor's class/id says footer/copyright"),
-    ("hint_side", "an ancestor's class/id says sidebar/widget/related"),
+    (
+        "hint_nav",
+        "an ancestor's class/id says nav/menu/breadcrumb/pagination",
+    ),
+    (
+        "hint_footer",
+        "an ancestor's class/id says footer/copyright",
+    ),
+    (
+        "hint_side",
+        "an ancestor's class/id says sidebar/widget/related",
+    ),
     ("hint_comment", "an ancestor's class/id says comment/reply"),
     ("hint_social", "an ancestor's class/id says share/social"),
-    ("hint_ad", "an ancestor's class/id says ad/promo/banner/cookie/newsletter/modal"),
-    ("hint_meta", "an ancestor's class/id says meta/byline/author/date/tags"),
-    ("hint_hidden", "an ancestor is hidden (hidden, aria-hidden, display:none, sr-only)"),
-    ("hint_content", "an ancestor's class/id says article/content/post/entry/body/text"),
-    ("hint_header", "an ancestor's class/id says header/masthead/logo/brand"),
+    (
+        "hint_ad",
+        "an ancestor's class/id says ad/promo/banner/cookie/newsletter/modal",
+    ),
+    (
+        "hint_meta",
+        "an ancestor's class/id says meta/byline/author/date/tags",
+    ),
+    (
+        "hint_hidden",
+        "an ancestor is hidden (hidden, aria-hidden, display:none, sr-only)",
+    ),
+    (
+        "hint_content",
+        "an ancestor's class/id says article/content/post/entry/body/text",
+    ),
+    (
+        "hint_header",
+        "an ancestor's class/id says header/masthead/logo/brand",
+    ),
     ("ln_words", "ln(1 + whitespace-separated words)"),
     ("chars_per_word", "characters per word"),
     ("punct_ratio", "share of characters that are punctuation"),
     ("digit_ratio", "share of characters that are digits"),
     ("upper_ratio", "share of letters that are upper case"),
-    ("sentence_ends", "sentence-ending marks (. ! ? and CJK 。！？) followed by a space or the end, at most 10"),
-    ("ends_with_punct", "the text ends with . ! ? : ; or a CJK full stop"),
+    (
+        "sentence_ends",
+        "sentence-ending marks (. ! ? and CJK 。！？) followed by a space or the end, at most 10",
+    ),
+    (
+        "ends_with_punct",
+        "the text ends with . ! ? : ; or a CJK full stop",
+    ),
     ("starts_upper", "the first letter is upper case"),
-    ("copyright", "contains ©, 'copyright' or 'all rights reserved'"),
-    ("separator_ratio", "share of characters that are | • · » › or /, as in menus and breadcrumbs"),
+    (
+        "copyright",
+        "contains ©, 'copyright' or 'all rights reserved'",
+    ),
+    (
+        "separator_ratio",
+        "share of characters that are | • · » › or /, as in menus and breadcrumbs",
+    ),
     ("ln_line_index", "ln(1 + position of the line in the page)"),
     ("ln_offset", "ln(1 + input offset where the line starts)"),
 ];
@@ -263,7 +308,12 @@ impl LineFeatures {
 ///
 /// `before` holds the preceding lines' features nearest first, `after` the following
 /// lines' nearest first; only the first [`MAX_CONTEXT`] of each are used, missing ones are 0.
-pub fn row(center: &LineFeatures, before: &[&LineFeatures], after: &[&LineFeatures], out: &mut [f32]) {
+pub fn row(
+    center: &LineFeatures,
+    before: &[&LineFeatures],
+    after: &[&LineFeatures],
+    out: &mut [f32],
+) {
     assert_eq!(out.len(), N_FEATURES, "row buffer has the wrong length");
     out[..N_BASE].copy_from_slice(&center.0);
     let mut at = N_BASE;

@@ -96,9 +96,8 @@ pub fn sniff(head: &[u8], complete: bool) -> Sniffed {
     }
 }
 
-static META: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i-u)<meta\b[^>]*>").expect("static regex is valid")
-});
+static META: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i-u)<meta\b[^>]*>").expect("static regex is valid"));
 static CHARSET: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?i-u)charset\s*=\s*["']?\s*([a-z0-9_:.\-]+)"#).expect("static regex is valid")
 });
@@ -313,7 +312,10 @@ mod tests {
     #[test]
     fn binary_signatures_are_recognised() {
         assert_eq!(binary_kind(b"%PDF-1.7"), Some("PDF document"));
-        assert_eq!(binary_kind(b"PK\x03\x04rest"), Some("ZIP archive (or a file format built on ZIP)"));
+        assert_eq!(
+            binary_kind(b"PK\x03\x04rest"),
+            Some("ZIP archive (or a file format built on ZIP)")
+        );
         assert_eq!(binary_kind(b"plain text"), None);
     }
 }

@@ -120,11 +120,7 @@ fn filter_to_dir(
         Format::Jsonl => "jsonl",
     };
     let target = dir.join(format!("{}.{ext}", stem(path)));
-    let tmp = dir.join(format!(
-        ".{}.{ext}.tmp{}",
-        stem(path),
-        std::process::id()
-    ));
+    let tmp = dir.join(format!(".{}.{ext}.tmp{}", stem(path), std::process::id()));
     let file = fs::File::create(&tmp)
         .with_context(|| format!("creating {}", tmp.display()))
         .map_err(Failure::Input)?;

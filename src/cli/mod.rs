@@ -167,7 +167,10 @@ pub fn scorer(threshold: Option<f32>, model: Option<&Path>) -> Result<Arc<dyn Sc
         return Ok(Arc::new(mainline::extract::Threshold(t)));
     }
     if let Some(path) = model {
-        anyhow::bail!("cannot load {}: model files are not supported yet", path.display());
+        anyhow::bail!(
+            "cannot load {}: model files are not supported yet",
+            path.display()
+        );
     }
     Ok(Arc::new(mainline::extract::Threshold::default()))
 }

@@ -170,8 +170,8 @@ pub(crate) fn classify(name: &str) -> TagInfo {
     use Block::*;
     let mut i = match name {
         "p" => info(true, P, 0),
-        "div" | "section" | "hgroup" | "center" | "fieldset" | "legend" | "address"
-        | "details" | "dialog" | "search" => info(true, Div, 0),
+        "div" | "section" | "hgroup" | "center" | "fieldset" | "legend" | "address" | "details"
+        | "dialog" | "search" => info(true, Div, 0),
         "article" | "main" => info(true, Div, ctx::ARTICLE),
         "header" => info(true, Div, ctx::HEADER),
         "footer" => info(true, Div, ctx::FOOTER),
@@ -181,8 +181,8 @@ pub(crate) fn classify(name: &str) -> TagInfo {
         "figure" => info(true, Div, ctx::FIGURE),
         "figcaption" => info(true, Other, ctx::FIGURE),
         "menu" => info(true, Other, ctx::MENU),
-        "ul" | "ol" | "dl" | "summary" | "hr" | "br" | "caption" | "thead" | "tbody"
-        | "tfoot" | "frameset" | "iframe" | "video" | "audio" | "canvas" => info(true, Other, 0),
+        "ul" | "ol" | "dl" | "summary" | "hr" | "br" | "caption" | "thead" | "tbody" | "tfoot"
+        | "frameset" | "iframe" | "video" | "audio" | "canvas" => info(true, Other, 0),
         "li" => TagInfo {
             closes: Closes::Li,
             ..info(true, Li, ctx::LIST_ITEM)
@@ -363,7 +363,10 @@ mod tests {
         assert_eq!(class_hints("shadow load"), 0);
         assert_eq!(class_hints("ad-slot"), hint::AD);
         assert_eq!(class_hints("postBody"), hint::CONTENT);
-        assert_eq!(class_hints("entry-content comments"), hint::CONTENT | hint::COMMENT);
+        assert_eq!(
+            class_hints("entry-content comments"),
+            hint::CONTENT | hint::COMMENT
+        );
         assert_eq!(class_hints(""), 0);
         assert_eq!(class_hints("--"), 0);
     }
@@ -380,7 +383,9 @@ mod tests {
         for t in ["span", "b", "em", "a", "img", "code", "unknown-element"] {
             assert!(!classify(t).breaks, "{t}");
         }
-        for t in ["p", "div", "li", "td", "br", "h1", "section", "option", "pre"] {
+        for t in [
+            "p", "div", "li", "td", "br", "h1", "section", "option", "pre",
+        ] {
             assert!(classify(t).breaks, "{t}");
         }
     }

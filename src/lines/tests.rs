@@ -32,7 +32,9 @@ fn block_elements_and_br_break_lines_but_inline_elements_do_not() {
 #[test]
 fn character_references_are_decoded_including_legacy_forms() {
     assert_eq!(
-        texts("<p>a &amp; b &lt;c&gt; &eacute;t&eacute; &#8364;5 &#x41; &nbsp x &copy 2024 &#150;</p>"),
+        texts(
+            "<p>a &amp; b &lt;c&gt; &eacute;t&eacute; &#8364;5 &#x41; &nbsp x &copy 2024 &#150;</p>"
+        ),
         ["a & b <c> été €5 A x © 2024 –"]
     );
 }
@@ -180,7 +182,10 @@ fn empty_input_gives_no_lines() {
 
 #[test]
 fn text_without_tags_is_one_line() {
-    assert_eq!(texts("just some text\nand more"), ["just some text and more"]);
+    assert_eq!(
+        texts("just some text\nand more"),
+        ["just some text and more"]
+    );
 }
 
 #[test]
