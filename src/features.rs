@@ -353,7 +353,23 @@ fn text_stats(text: &str) -> TextStats {
     let mut prev_end = false;
     let mut first_letter: Option<bool> = None;
     for ch in text.chars() {
-        if ch.is_whitespace() {
+        let (space, alpha, up, numeric) = if ch.is_ascii() {
+            let b = ch as u8;
+            (
+                b.is_ascii_whitespace(),
+                b.is_ascii_alphabetic(),
+                b.is_ascii_uppercase(),
+                b.is_ascii_digit(),
+            )
+        } else {
+            (
+                ch.is_whitespace(),
+                ch.is_alphabetic(),
+                ch.is_uppercase(),
+                ch.is_numeric(),
+            )
+        };
+        if space {
             if prev_end {
                 sentence_ends += 1;
             }
@@ -371,12 +387,11 @@ fn text_stats(text: &str) -> TextStats {
             sentence_ends += 1;
             prev_end = false;
         }
-        if ch.is_alphabetic() {
+        if alpha {
             letters += 1;
-            let up = ch.is_uppercase();
             upper += up as u32;
             first_letter.get_or_insert(up);
-        } else if ch.is_numeric() {
+        } else if numeric {
             digits += 1;
         } else {
             punct += 1;
@@ -389,13 +404,6 @@ fn text_stats(text: &str) -> TextStats {
         sentence_ends += 1;
     }
     let last = text.trim_end().chars().last();
-    let lower_has = |needle: &str| {
-        text.len() >= needle.len()
-            && text
-                .as_bytes()
-                .windows(needle.len())
-                .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
-    };
     let ratio = |n: u32, d: u32| if d == 0 { 0.0 } else { n as f32 / d as f32 };
     TextStats {
         words,
@@ -406,9 +414,20 @@ fn text_stats(text: &str) -> TextStats {
         sentence_ends,
         ends_with_punct: matches!(last, Some('.' | '!' | '?' | ':' | ';' | '。' | '！' | '？')),
         starts_upper: first_letter == Some(true),
-        copyright: text.contains('©') || lower_has("copyright") || lower_has("all rights reserved"),
+        copyright: has_copyright(text),
         separator_ratio: ratio(seps, chars),
     }
+}
+
+/// A copyright notice: ©, "copyright" or "all rights reserved" in the usual casings.
+fn has_copyright(text: &str) -> bool {
+    // NOTE: substring searches instead of a case-insensitive scan: this runs for every line.
+    text.contains('©')
+        || text.contains("opyright")
+        || text.contains("OPYRIGHT")
+        || text.contains("ights reserved")
+        || text.contains("ights Reserved")
+        || text.contains("IGHTS RESERVED")
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! mainline: streaming main-content extraction from HTML.
 #![deny(rustdoc::broken_intra_doc_links)]
 
+pub mod corpus;
 pub mod error;
 pub mod eval;
 pub mod extract;

@@ -62,6 +62,7 @@ mod tags;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use encoding_rs::Decoder;
 use lol_html::html_content::{Element, TextChunk, TextType};
@@ -105,7 +106,8 @@ pub struct Line {
     pub block: Block,
     /// Heading level 1–6 when the line is a heading, else 0.
     pub heading: u8,
-    /// Number of open elements when the line's text started.
+    /// Number of open elements when the line's text started, not counting plain inline
+    /// elements (span, b, em, … without class, id or role), which are not tracked.
     pub depth: u32,
     /// Context bits ([`ctx`]): inside nav, header, footer, aside, form, article, …
     pub context: u16,
@@ -113,7 +115,7 @@ pub struct Line {
     pub hints: u16,
     /// `tag.class.names#id` of the nearest ancestors that have a class or id, nearest first,
     /// at most [`MAX_ANCESTORS`], each at most [`MAX_DESCRIPTOR_BYTES`] long.
-    pub ancestors: Vec<String>,
+    pub ancestors: Vec<Arc<str>>,
 }
 
 impl Line {
@@ -153,7 +155,7 @@ struct Open {
     heading: u8,
     ctx: u16,
     hints: u16,
-    descriptor: Option<Box<str>>,
+    descriptor: Option<Arc<str>>,
 }
 
 /// Element kinds that take part in implied end tags.
@@ -201,7 +203,7 @@ struct Current {
     depth: u32,
     context: u16,
     hints: u16,
-    ancestors: Vec<String>,
+    ancestors: Vec<Arc<str>>,
 }
 
 /// Everything the tokenizer callbacks update.
@@ -244,6 +246,14 @@ impl State {
     fn start_tag(&mut self, el: &mut Element<'_, '_>) -> Option<(u32, bool)> {
         let loc = el.source_location().bytes();
         self.see(loc.end);
+        self.last_token_end = loc.end as u64;
+        self.node_decoded = 0;
+        if self.ctx_now & ctx::SKIP != 0 {
+            // NOTE: nothing inside script/svg/template/… becomes text, so its elements
+            // need neither line breaks nor a place on the stack (which saves an end-tag
+            // handler per element; svg icons can hold hundreds).
+            return None;
+        }
         let name = el.tag_name();
         let info = classify(&name);
         let kind = kind_of(&name);
@@ -261,32 +271,38 @@ impl State {
             Closes::Row => self.close_implied(Kind::Row, &[Kind::Table]),
             Closes::Option => self.close_implied(Kind::Option, &[Kind::Select]),
         }
-        self.last_token_end = loc.end as u64;
-        self.node_decoded = 0;
         if !el.can_have_content() {
             return None;
-        }
-        if self.stack.len() >= MAX_STACK {
-            self.overflow += 1;
-            return Some((OVERFLOW_ID, info.breaks));
         }
 
         let mut ctx_bits = info.ctx;
         let mut hints = 0u16;
         let mut descriptor: Option<String> = None;
         for attr in el.attributes() {
+            // Only names of the lengths looked for below are worth allocating.
+            let len = attr.name_source_location().map_or(0, |l| l.bytes().len());
+            if !matches!(len, 2 | 4 | 5 | 6 | 8 | 11) {
+                continue;
+            }
             let attr_name = attr.name();
             match attr_name.as_str() {
                 "class" | "id" => {
                     let value = attr.value();
                     hints |= class_hints(&value);
-                    let d = descriptor.get_or_insert_with(|| name.clone());
+                    let d = descriptor.get_or_insert_with(|| {
+                        let mut d = String::with_capacity(MAX_DESCRIPTOR_BYTES + 8);
+                        d.push_str(&name);
+                        d
+                    });
                     if attr_name == "class" {
                         for word in value.split_ascii_whitespace() {
+                            if d.len() >= MAX_DESCRIPTOR_BYTES {
+                                break;
+                            }
                             d.push('.');
                             d.push_str(word);
                         }
-                    } else {
+                    } else if d.len() < MAX_DESCRIPTOR_BYTES {
                         d.push('#');
                         d.push_str(value.trim());
                     }
@@ -296,18 +312,22 @@ impl State {
                 "aria-hidden" if attr.value().eq_ignore_ascii_case("true") => {
                     hints |= hint::HIDDEN;
                 }
-                "style" => {
-                    let v = attr.value().to_ascii_lowercase();
-                    let v: String = v.split_ascii_whitespace().collect();
-                    if v.contains("display:none") || v.contains("visibility:hidden") {
-                        hints |= hint::HIDDEN;
-                    }
-                }
+                "style" if style_hides(&attr.value()) => hints |= hint::HIDDEN,
                 "itemprop" if attr.value().eq_ignore_ascii_case("articlebody") => {
                     ctx_bits |= ctx::ARTICLE;
                 }
                 _ => {}
             }
+        }
+        if !info.breaks && kind == Kind::Other && ctx_bits == 0 && hints == 0 && descriptor.is_none() {
+            // NOTE: a plain inline element (span, b, em, code, …) changes nothing a line
+            // records, so it is not tracked: this saves an end-tag handler per element.
+            // Line::depth therefore counts the elements that matter, not every one.
+            return None;
+        }
+        if self.stack.len() >= MAX_STACK {
+            self.overflow += 1;
+            return Some((OVERFLOW_ID, info.breaks));
         }
         let descriptor = descriptor.map(|mut d| {
             if d.len() > MAX_DESCRIPTOR_BYTES {
@@ -317,7 +337,7 @@ impl State {
                 }
                 d.truncate(cut);
             }
-            d.into_boxed_str()
+            Arc::from(d)
         });
 
         let id = self.next_id;
@@ -531,9 +551,8 @@ impl State {
             self.stack
                 .iter()
                 .rev()
-                .filter_map(|o| o.descriptor.as_deref())
-                .take(MAX_ANCESTORS)
-                .map(str::to_owned),
+                .filter_map(|o| o.descriptor.clone())
+                .take(MAX_ANCESTORS),
         );
     }
 
@@ -585,6 +604,24 @@ impl State {
         self.max_seen = total;
         self.break_at(total);
     }
+}
+
+/// Whether an inline `style` hides the element (`display: none` or `visibility: hidden`,
+/// in any case and spacing).
+fn style_hides(style: &str) -> bool {
+    let compact = style
+        .bytes()
+        .filter(|b| !b.is_ascii_whitespace())
+        .map(|b| b.to_ascii_lowercase());
+    let mut window = [0u8; 17];
+    for b in compact {
+        window.copy_within(1.., 0);
+        window[16] = b;
+        if window.ends_with(b"display:none") || window.ends_with(b"visibility:hidden") {
+            return true;
+        }
+    }
+    false
 }
 
 /// Discards the rewriter's output: mainline only listens to the tokens.

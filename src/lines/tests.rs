@@ -72,7 +72,7 @@ fn context_flags_and_hints_follow_the_open_elements() {
     let by = |t: &str| lines.iter().find(|l| l.text == t).unwrap().clone();
     assert!(by("Home").within(ctx::NAV) && by("Home").within(ctx::HEADER));
     assert_ne!(by("Home").hints & hint::NAV, 0);
-    assert_eq!(by("Home").ancestors, ["nav.menu"]);
+    assert_eq!(by("Home").ancestors, [Arc::from("nav.menu")]);
     assert_eq!(by("Title").heading, 2);
     assert_eq!(by("Title").block, Block::Heading);
     assert!(by("Body").within(ctx::ARTICLE));
@@ -201,4 +201,21 @@ fn deep_nesting_is_bounded() {
     let lines = split(html.as_bytes()).unwrap();
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0].depth as usize, n);
+}
+
+#[test]
+fn inline_styles_that_hide_are_recognised() {
+    assert!(style_hides("color: red; DISPLAY : None"));
+    assert!(style_hides("visibility:hidden"));
+    assert!(!style_hides("display: block"));
+    assert!(!style_hides(""));
+}
+
+#[test]
+fn long_class_lists_are_cut_in_the_descriptor() {
+    let classes = (0..100).map(|i| format!("c{i}")).collect::<Vec<_>>().join(" ");
+    let lines = split(format!("<div class='{classes}'>x</div>").as_bytes()).unwrap();
+    let d = &lines[0].ancestors[0];
+    assert!(d.len() <= MAX_DESCRIPTOR_BYTES + 8, "{d}");
+    assert!(d.starts_with("div.c0.c1"));
 }
