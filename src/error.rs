@@ -44,6 +44,17 @@ pub enum Error {
     #[error("model features do not match this build: {0}")]
     FeatureMismatch(String),
 
+    /// Reading or writing a model file failed; `cause` is the underlying error (an
+    /// [`Error::Io`], [`Error::ModelFormat`] or [`Error::ModelVersion`]). Its message is
+    /// part of this one, so it is not reported again as the error's source.
+    #[error("model file {}: {cause}", path.display())]
+    ModelFile {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        cause: Box<Error>,
+    },
+
     // ---- labelled CSV and training ------------------------------------------------------
     /// A labelled CSV file is malformed.
     #[error("{path}: {message}")]

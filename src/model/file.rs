@@ -1,0 +1,440 @@
+//! The model file: JSON in and out, and the checks a model must pass before it scores.
+
+use std::path::Path;
+
+use super::{Activation, MODEL_FORMAT_VERSION, Model, ModelKind};
+use crate::{Error, Result};
+
+impl Model {
+    /// Parses and [validates](Model::validate) a model file's text.
+    ///
+    /// The format version is checked before anything else, so a file from another version
+    /// of mainline reports its version rather than a confusing field error.
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::ModelVersion`] when `"format"` is not [`MODEL_FORMAT_VERSION`];
+    /// - [`Error::ModelFormat`] when the text is not JSON, a field is missing, unknown or of
+    ///   the wrong type (with line and column), or [`Model::validate`] fails.
+    pub fn from_json(s: &str) -> Result<Model> {
+        let value: serde_json::Value = serde_json::from_str(s)
+            .map_err(|e| Error::ModelFormat(format!("not valid JSON: {e}")))?;
+        let Some(object) = value.as_object() else {
+            return Err(Error::ModelFormat(
+                "expected a JSON object with a \"format\" field".into(),
+            ));
+        };
+        let Some(format) = object.get("format") else {
+            return Err(Error::ModelFormat("no \"format\" field".into()));
+        };
+        let Some(found) = format.as_u64() else {
+            return Err(Error::ModelFormat(format!(
+                "\"format\" must be a non-negative integer, found {format}"
+            )));
+        };
+        if found != u64::from(MODEL_FORMAT_VERSION) {
+            return Err(Error::ModelVersion {
+                expected: MODEL_FORMAT_VERSION,
+                found: u32::try_from(found).unwrap_or(u32::MAX),
+            });
+        }
+        // NOTE: parse the text again rather than converting `value`, so that field errors
+        // carry a line and column.
+        let model: Model =
+            serde_json::from_str(s).map_err(|e| Error::ModelFormat(e.to_string()))?;
+        model.validate()?;
+        Ok(model)
+    }
+
+    /// The model as pretty-printed JSON (one value per line, so that two versions of a
+    /// model diff well), ending with a newline. Floats are written with the fewest digits
+    /// that read back to the same `f32`, so [`Model::from_json`] restores identical scores.
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self)
+            .expect("a Model has only string keys and plain values, which always serialise");
+        s.push('\n');
+        s
+    }
+
+    /// Reads and validates a model file.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ModelFile`] naming the file, wrapping the I/O error or the error of
+    /// [`Model::from_json`].
+    pub fn load(path: &Path) -> Result<Model> {
+        let in_file = |cause: Error| Error::ModelFile {
+            path: path.to_path_buf(),
+            cause: Box::new(cause),
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| in_file(e.into()))?;
+        Model::from_json(&text).map_err(in_file)
+    }
+
+    /// Writes the model to `path` as [JSON](Model::to_json), replacing the file.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ModelFile`] naming the file, wrapping the I/O error.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        std::fs::write(path, self.to_json()).map_err(|e| Error::ModelFile {
+            path: path.to_path_buf(),
+            cause: Box::new(e.into()),
+        })
+    }
+
+    /// Checks that the model can score: the format version, one scaler entry and one input
+    /// weight per feature, consistent layer shapes, an MLP ending in one sigmoid output, a
+    /// threshold in `[0, 1]`, positive standard deviations and finite numbers throughout.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ModelVersion`] for another format version, otherwise
+    /// [`Error::ModelFormat`] saying what is inconsistent and where.
+    pub fn validate(&self) -> Result<()> {
+        if self.format != MODEL_FORMAT_VERSION {
+            return Err(Error::ModelVersion {
+                expected: MODEL_FORMAT_VERSION,
+                found: self.format,
+            });
+        }
+        let bad = |msg: String| Err(Error::ModelFormat(msg));
+        let n = self.features.len();
+        if n == 0 {
+            return bad("the model has no features".into());
+        }
+        let mut seen = std::collections::HashSet::with_capacity(n);
+        for name in &self.features {
+            if name.is_empty() {
+                return bad("a feature name is empty".into());
+            }
+            if !seen.insert(name.as_str()) {
+                return bad(format!("feature \"{name}\" is listed twice"));
+            }
+        }
+        if !(0.0..=1.0).contains(&self.threshold) {
+            return bad(format!(
+                "threshold {} is outside [0, 1]; it applies to a probability",
+                self.threshold
+            ));
+        }
+
+        let scaler = &self.scaler;
+        if scaler.mean.len() != n || scaler.std.len() != n {
+            return bad(format!(
+                "scaler has {} means and {} standard deviations for {n} features",
+                scaler.mean.len(),
+                scaler.std.len()
+            ));
+        }
+        for (i, (m, s)) in scaler.mean.iter().zip(&scaler.std).enumerate() {
+            let name = &self.features[i];
+            if !m.is_finite() {
+                return bad(format!("scaler mean of feature \"{name}\" is not finite"));
+            }
+            if !(s.is_finite() && *s > 0.0) {
+                return bad(format!(
+                    "scaler std of feature \"{name}\" is {s}; it must be positive and finite"
+                ));
+            }
+        }
+
+        match &self.kind {
+            ModelKind::Logistic { weights, bias } => {
+                if weights.len() != n {
+                    return bad(format!(
+                        "logistic model has {} weights for {n} features",
+                        weights.len()
+                    ));
+                }
+                if let Some(i) = weights.iter().position(|w| !w.is_finite()) {
+                    return bad(format!(
+                        "logistic weight of feature \"{}\" is not finite",
+                        self.features[i]
+                    ));
+                }
+                if !bias.is_finite() {
+                    return bad("logistic bias is not finite".into());
+                }
+            }
+            ModelKind::Mlp { layers } => {
+                if layers.is_empty() {
+                    return bad("MLP model has no layers".into());
+                }
+                let mut inputs = n;
+                for (k, layer) in layers.iter().enumerate() {
+                    let k = k + 1;
+                    let outputs = layer.outputs();
+                    if outputs == 0 {
+                        return bad(format!("MLP layer {k} has no outputs (empty bias)"));
+                    }
+                    let from = if k == 1 {
+                        format!("the {n} features")
+                    } else {
+                        format!("the {inputs} outputs of layer {}", k - 1)
+                    };
+                    if layer.weights.len() != outputs * inputs {
+                        return bad(format!(
+                            "MLP layer {k} has {} weights; expected {outputs} outputs × {inputs} \
+                             inputs = {} (its input is {from})",
+                            layer.weights.len(),
+                            outputs * inputs
+                        ));
+                    }
+                    if let Some(i) = layer.weights.iter().position(|w| !w.is_finite()) {
+                        return bad(format!(
+                            "MLP layer {k} weight {} (output {}, input {}) is not finite",
+                            i,
+                            i / inputs,
+                            i % inputs
+                        ));
+                    }
+                    if let Some(j) = layer.bias.iter().position(|b| !b.is_finite()) {
+                        return bad(format!("MLP layer {k} bias {j} is not finite"));
+                    }
+                    inputs = outputs;
+                }
+                let last = layers.last().expect("checked non-empty above");
+                if last.outputs() != 1 {
+                    return bad(format!(
+                        "the last MLP layer has {} outputs; it must have 1 (the probability of \
+                         content)",
+                        last.outputs()
+                    ));
+                }
+                if last.activation != Activation::Sigmoid {
+                    return bad(format!(
+                        "the last MLP layer's activation is {}; it must be sigmoid so that the \
+                         output is a probability",
+                        last.activation
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Layer, Scaler};
+    use super::*;
+
+    fn names(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("f{i}")).collect()
+    }
+
+    fn logistic() -> Model {
+        let mut m = Model::new(
+            names(3),
+            Scaler {
+                mean: vec![0.1, -2.5, 3.0e-7],
+                std: vec![1.0, 0.3, 12.5],
+            },
+            ModelKind::Logistic {
+                weights: vec![0.1, -0.2, 0.3],
+                bias: 0.7,
+            },
+        );
+        m.context = 2;
+        m.threshold = 0.43;
+        m.provenance.recipe = "recipe".into();
+        m.provenance.validation = serde_json::json!({ "f1": 0.9 });
+        m
+    }
+
+    fn mlp() -> Model {
+        Model::new(
+            names(3),
+            Scaler::identity(3),
+            ModelKind::Mlp {
+                layers: vec![
+                    Layer {
+                        activation: Activation::Tanh,
+                        weights: vec![0.5; 6],
+                        bias: vec![0.0, 0.1],
+                    },
+                    Layer {
+                        activation: Activation::Sigmoid,
+                        weights: vec![1.0, -1.0],
+                        bias: vec![0.2],
+                    },
+                ],
+            },
+        )
+    }
+
+    fn format_message(json: &str) -> String {
+        match Model::from_json(json) {
+            Err(Error::ModelFormat(msg)) => msg,
+            other => panic!("expected ModelFormat, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn json_round_trip_gives_an_equal_model() {
+        for m in [logistic(), mlp()] {
+            let back = Model::from_json(&m.to_json()).unwrap();
+            assert_eq!(back, m);
+        }
+    }
+
+    #[test]
+    fn f32_values_survive_json_bit_for_bit() {
+        // Random bit patterns over the whole finite range, plus awkward values.
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut values = vec![f32::MIN_POSITIVE, f32::MAX, f32::MIN, 1.0e-45, 0.1, -0.0];
+        while values.len() < 100_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let v = f32::from_bits(state as u32);
+            if v.is_finite() {
+                values.push(v);
+            }
+        }
+        let mut m = logistic();
+        m.features = names(values.len());
+        m.scaler = Scaler::identity(values.len());
+        m.kind = ModelKind::Logistic {
+            weights: values.clone(),
+            bias: 0.0,
+        };
+        let back = Model::from_json(&m.to_json()).unwrap();
+        let ModelKind::Logistic { weights, .. } = back.kind else {
+            panic!("kind changed")
+        };
+        for (a, b) in values.iter().zip(&weights) {
+            assert_eq!(a.to_bits(), b.to_bits(), "{a:e} read back as {b:e}");
+        }
+    }
+
+    #[test]
+    fn the_file_starts_with_its_format_and_keeps_unknown_provenance_keys() {
+        let json = logistic().to_json();
+        assert!(json.starts_with("{\n  \"format\": 1,"), "{json}");
+        let edited = json.replace(
+            "\"recipe\": \"recipe\",",
+            "\"recipe\": \"recipe\",\n    \"notes\": \"hand-checked\",",
+        );
+        let m = Model::from_json(&edited).unwrap();
+        assert_eq!(m.provenance.extra["notes"], "hand-checked");
+        assert!(m.to_json().contains("\"notes\": \"hand-checked\""));
+    }
+
+    #[test]
+    fn another_format_version_is_a_version_error() {
+        let json = logistic()
+            .to_json()
+            .replace("\"format\": 1", "\"format\": 2");
+        match Model::from_json(&json) {
+            Err(Error::ModelVersion { expected, found }) => {
+                assert_eq!((expected, found), (1, 2));
+            }
+            other => panic!("expected ModelVersion, got {other:?}"),
+        }
+        // Checked before any other field, even in a file that otherwise would not parse.
+        assert!(matches!(
+            Model::from_json(r#"{"format": 7, "weights": "new layout"}"#),
+            Err(Error::ModelVersion { found: 7, .. })
+        ));
+    }
+
+    #[test]
+    fn malformed_json_is_a_format_error() {
+        assert!(format_message("{\"format\": 1,").contains("not valid JSON"));
+        assert!(format_message("[1, 2]").contains("\"format\""));
+        assert!(format_message("{}").contains("no \"format\" field"));
+        assert!(format_message("{\"format\": \"1\"}").contains("non-negative integer"));
+    }
+
+    #[test]
+    fn unknown_and_missing_fields_are_format_errors() {
+        let json = logistic()
+            .to_json()
+            .replace("\"context\": 2,", "\"context\": 2,\n  \"colour\": 3,");
+        assert!(format_message(&json).contains("unknown field `colour`"));
+        let json = logistic().to_json().replace("\"threshold\": 0.43,", "");
+        assert!(format_message(&json).contains("missing field `threshold`"));
+        let json = logistic()
+            .to_json()
+            .replace("\"type\": \"logistic\"", "\"type\": \"forest\"");
+        assert!(format_message(&json).contains("forest"));
+    }
+
+    #[test]
+    fn inconsistent_dimensions_are_format_errors_saying_which() {
+        let mut m = logistic();
+        m.kind = ModelKind::Logistic {
+            weights: vec![1.0; 2],
+            bias: 0.0,
+        };
+        assert!(
+            format_message(&m.to_json()).contains("logistic model has 2 weights for 3 features")
+        );
+
+        let mut m = logistic();
+        m.scaler.std.pop();
+        assert!(format_message(&m.to_json()).contains("3 means and 2 standard deviations"));
+
+        let mut m = mlp();
+        if let ModelKind::Mlp { layers } = &mut m.kind {
+            layers[1].weights.push(0.0);
+        }
+        let msg = format_message(&m.to_json());
+        assert!(
+            msg.contains("MLP layer 2 has 3 weights; expected 1 outputs × 2 inputs"),
+            "{msg}"
+        );
+
+        let mut m = mlp();
+        if let ModelKind::Mlp { layers } = &mut m.kind {
+            layers[1].activation = Activation::Identity;
+        }
+        assert!(format_message(&m.to_json()).contains("must be sigmoid"));
+
+        let mut m = mlp();
+        if let ModelKind::Mlp { layers } = &mut m.kind {
+            layers.pop();
+        }
+        assert!(format_message(&m.to_json()).contains("last MLP layer has 2 outputs"));
+    }
+
+    #[test]
+    fn non_finite_or_out_of_range_values_are_format_errors() {
+        let json = logistic().to_json().replace("0.7", "1e39");
+        assert!(format_message(&json).contains("bias is not finite"));
+        let json = logistic().to_json().replace("12.5", "0.0");
+        assert!(format_message(&json).contains("std of feature \"f2\" is 0"));
+        let json = logistic()
+            .to_json()
+            .replace("\"threshold\": 0.43", "\"threshold\": 1.5");
+        assert!(format_message(&json).contains("threshold 1.5 is outside [0, 1]"));
+        let mut m = logistic();
+        m.features[2] = "f0".into();
+        assert!(format_message(&m.to_json()).contains("\"f0\" is listed twice"));
+    }
+
+    #[test]
+    fn load_and_save_name_the_file_in_their_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("model.json");
+        let m = mlp();
+        m.save(&path).unwrap();
+        assert_eq!(Model::load(&path).unwrap(), m);
+
+        let missing = dir.path().join("absent.json");
+        let err = Model::load(&missing).unwrap_err();
+        assert!(matches!(&err, Error::ModelFile { cause, .. } if matches!(**cause, Error::Io(_))));
+        assert!(err.to_string().contains("absent.json"), "{err}");
+
+        std::fs::write(&path, m.to_json().replace("\"format\": 1", "\"format\": 9")).unwrap();
+        let err = Model::load(&path).unwrap_err();
+        assert!(matches!(&err, Error::ModelFile { cause, .. }
+            if matches!(**cause, Error::ModelVersion { found: 9, .. })));
+        assert!(err.to_string().contains("model.json"), "{err}");
+
+        let err = m.save(&dir.path().join("no/such/dir.json")).unwrap_err();
+        assert!(err.to_string().contains("dir.json"), "{err}");
+    }
+}
