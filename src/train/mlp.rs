@@ -56,7 +56,7 @@ fn class_weights(y: &[bool], balance: bool) -> (f32, f32) {
 }
 
 /// `log(1 + exp(z)) - y·z`: the cross-entropy of `sigmoid(z)` against `y`, without overflow.
-fn bce_from_logit(z: f32, y: bool) -> f64 {
+pub(super) fn bce_from_logit(z: f32, y: bool) -> f64 {
     let z = f64::from(z);
     z.max(0.0) - if y { z } else { 0.0 } + (-z.abs()).exp().ln_1p()
 }

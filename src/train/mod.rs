@@ -409,10 +409,7 @@ fn logistic_loss(z: ArrayView2<f32>, y: &[bool], weights: &[f32], bias: f32) -> 
     let total: f64 = logistic_logits(z, weights, bias)
         .iter()
         .zip(y)
-        .map(|(&l, &y)| {
-            let l = f64::from(l);
-            l.max(0.0) - if y { l } else { 0.0 } + (-l.abs()).exp().ln_1p()
-        })
+        .map(|(&l, &y)| mlp::bce_from_logit(l, y))
         .sum();
     total / y.len().max(1) as f64
 }
