@@ -1,0 +1,264 @@
+//! Speed and coverage check of label alignment on the WCXB development pages.
+//!
+//! Not a regular test: it needs the corpus next to the repository
+//! (`../shared/data/wcxb-dev`) and is meant for release builds:
+//!
+//! ```text
+//! cargo test --release --test label_corpus -- --ignored --nocapture
+//! ```
+//!
+//! Pages are split into lines crudely (text between block-level tags), not with mainline's
+//! line splitter, so the coverage figures are a lower bound of what real lines give.
+
+use std::io::Read;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use mainline::train::label::{POOR_ALIGNMENT_COVERAGE, align};
+use scraper::{Html, Node};
+
+const BLOCK_TAGS: &[&str] = &[
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "br",
+    "caption",
+    "dd",
+    "details",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hr",
+    "li",
+    "main",
+    "nav",
+    "ol",
+    "option",
+    "p",
+    "pre",
+    "section",
+    "summary",
+    "table",
+    "td",
+    "th",
+    "tr",
+    "ul",
+];
+
+const SKIPPED_TAGS: &[&str] = &["head", "script", "style", "template", "svg", "iframe"];
+
+/// Text lines of an HTML document: text between block-level tags, whitespace collapsed.
+fn crude_lines(html: &str) -> Vec<String> {
+    // The parser keeps <noscript> content as raw text; some sites (Discourse forums) put
+    // their whole server-rendered content there, so read it as ordinary markup.
+    let noscript = regex::Regex::new(r"(?i)<(/?)noscript\b").unwrap();
+    let html = noscript.replace_all(html, "<${1}div");
+    let document = Html::parse_document(&html);
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    let flush = |current: &mut String, lines: &mut Vec<String>| {
+        let line = current.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !line.is_empty() {
+            lines.push(line);
+        }
+        current.clear();
+    };
+
+    let root = document.tree.root();
+    let mut node = root.first_child();
+    while let Some(n) = node {
+        let mut descend = true;
+        match n.value() {
+            Node::Text(text) => current.push_str(text),
+            Node::Element(e) => {
+                let name = e.name();
+                if SKIPPED_TAGS.contains(&name) {
+                    descend = false;
+                } else if BLOCK_TAGS.contains(&name) {
+                    flush(&mut current, &mut lines);
+                } else {
+                    current.push(' ');
+                }
+            }
+            _ => {}
+        }
+        if descend && let Some(child) = n.first_child() {
+            node = Some(child);
+            continue;
+        }
+        // Leave `n` and its finished ancestors.
+        let mut at = n;
+        loop {
+            if let Node::Element(e) = at.value()
+                && BLOCK_TAGS.contains(&e.name())
+            {
+                flush(&mut current, &mut lines);
+            }
+            if let Some(sibling) = at.next_sibling() {
+                node = Some(sibling);
+                break;
+            }
+            match at.parent() {
+                Some(parent) if parent.id() != root.id() => at = parent,
+                _ => {
+                    node = None;
+                    break;
+                }
+            }
+        }
+    }
+    flush(&mut current, &mut lines);
+    lines
+}
+
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+}
+
+#[test]
+#[ignore = "needs the WCXB corpus; run in release with --ignored --nocapture"]
+fn align_every_development_page() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/wcxb-dev");
+    if !corpus.join("ground-truth").is_dir() {
+        eprintln!("corpus not found at {}, skipping", corpus.display());
+        return;
+    }
+    let mut ids: Vec<String> = std::fs::read_dir(corpus.join("ground-truth"))
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            name.strip_suffix(".json").map(str::to_owned)
+        })
+        .collect();
+    ids.sort();
+
+    let mut total = Duration::ZERO;
+    let mut times = Vec::new();
+    let mut coverages = Vec::new();
+    let mut timed_out = 0;
+    let mut slowest = (Duration::ZERO, String::new());
+    let mut worst = Vec::new();
+    let mut oracle = Vec::new();
+    for id in &ids {
+        let json = std::fs::read_to_string(corpus.join(format!("ground-truth/{id}.json"))).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let gold = json["ground_truth"]["main_content"].as_str().unwrap_or("");
+        let gz = std::fs::read(corpus.join(format!("html/{id}.html.gz"))).unwrap();
+        let mut bytes = Vec::new();
+        flate2::read::GzDecoder::new(&gz[..])
+            .read_to_end(&mut bytes)
+            .unwrap();
+        let lines = crude_lines(&String::from_utf8_lossy(&bytes));
+
+        let start = Instant::now();
+        let alignment = align(&lines, gold);
+        let elapsed = start.elapsed();
+
+        total += elapsed;
+        times.push(elapsed.as_secs_f64() * 1e3);
+        if elapsed > slowest.0 {
+            slowest = (elapsed, id.clone());
+        }
+        timed_out += usize::from(alignment.timed_out);
+        let content: Vec<&str> = lines
+            .iter()
+            .zip(&alignment.labels)
+            .filter(|(_, l)| **l)
+            .map(|(line, _)| line.as_str())
+            .collect();
+        oracle.push(mainline::eval::word_scores(&content.join("\n"), gold));
+        coverages.push(alignment.gold_coverage());
+        if alignment.is_poor() {
+            // Order-free upper bound: share of gold words present anywhere in the lines.
+            let bag = mainline::eval::word_scores(&lines.join("\n"), gold).recall;
+            worst.push((
+                alignment.gold_coverage(),
+                bag,
+                id.clone(),
+                alignment.gold_tokens,
+            ));
+        }
+    }
+
+    times.sort_by(f64::total_cmp);
+    coverages.sort_by(f64::total_cmp);
+    let n = ids.len();
+    println!("pages: {n}, total align time: {total:?}, timed out: {timed_out}");
+    println!(
+        "per page ms: median {:.2}, p90 {:.2}, p99 {:.2}, max {:.2} ({})",
+        quantile(&times, 0.5),
+        quantile(&times, 0.9),
+        quantile(&times, 0.99),
+        times[n - 1],
+        slowest.1
+    );
+    println!(
+        "gold coverage: mean {:.3}, p10 {:.3}, p25 {:.3}, median {:.3}, p75 {:.3}",
+        coverages.iter().sum::<f64>() / n as f64,
+        quantile(&coverages, 0.1),
+        quantile(&coverages, 0.25),
+        quantile(&coverages, 0.5),
+        quantile(&coverages, 0.75),
+    );
+    let mean = |f: fn(&mainline::eval::WordScores) -> f64| {
+        mainline::eval::mean(&oracle.iter().map(f).collect::<Vec<_>>())
+    };
+    println!(
+        "content lines vs gold (benchmark words): precision {:.4}, recall {:.4}, F1 {:.4}",
+        mean(|s| s.precision),
+        mean(|s| s.recall),
+        mean(|s| s.f1)
+    );
+    for threshold in [0.5, POOR_ALIGNMENT_COVERAGE, 0.9, 0.95] {
+        let below = coverages.iter().filter(|&&c| c < threshold).count();
+        println!("coverage < {threshold}: {below} pages");
+    }
+    println!("poorly aligned pages (coverage, bag-of-words recall, id, gold tokens):");
+    for (coverage, bag, id, gold_tokens) in &worst {
+        println!("  {id} {coverage:.3} {bag:.3} {gold_tokens}");
+    }
+}
+
+#[test]
+#[ignore = "needs the WCXB corpus; set MAINLINE_PAGE to a file id, run with --ignored --nocapture"]
+fn show_labels_of_one_page() {
+    let Ok(id) = std::env::var("MAINLINE_PAGE") else {
+        eprintln!("MAINLINE_PAGE not set, skipping");
+        return;
+    };
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/wcxb-dev");
+    let json = std::fs::read_to_string(corpus.join(format!("ground-truth/{id}.json"))).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let gold = json["ground_truth"]["main_content"].as_str().unwrap_or("");
+    let gz = std::fs::read(corpus.join(format!("html/{id}.html.gz"))).unwrap();
+    let mut bytes = Vec::new();
+    flate2::read::GzDecoder::new(&gz[..])
+        .read_to_end(&mut bytes)
+        .unwrap();
+    let lines = crude_lines(&String::from_utf8_lossy(&bytes));
+    let alignment = align(&lines, gold);
+    for (line, label) in lines.iter().zip(&alignment.labels) {
+        let mark = if *label { '+' } else { '-' };
+        println!("{mark} {}", line.chars().take(150).collect::<String>());
+    }
+    println!(
+        "coverage {:.3}, gold tokens {}, page tokens {}, timed out {}",
+        alignment.gold_coverage(),
+        alignment.gold_tokens,
+        alignment.page_tokens,
+        alignment.timed_out
+    );
+}
