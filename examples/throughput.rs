@@ -24,8 +24,10 @@ fn load(paths: &[PathBuf]) -> Vec<Vec<u8>> {
     let mut files = Vec::new();
     for p in paths {
         if p.is_dir() {
-            let mut entries: Vec<PathBuf> =
-                std::fs::read_dir(p).unwrap().map(|e| e.unwrap().path()).collect();
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
             entries.sort();
             files.extend(entries);
         } else {
@@ -77,7 +79,10 @@ fn main() {
         args.drain(i..=i + 1);
     }
     let paths: Vec<PathBuf> = args.iter().map(PathBuf::from).collect();
-    assert!(!paths.is_empty(), "usage: throughput [--rounds N] DIR_OR_FILE...");
+    assert!(
+        !paths.is_empty(),
+        "usage: throughput [--rounds N] DIR_OR_FILE..."
+    );
     let pages = load(&paths);
     println!("{} pages, one thread, best of {rounds}", pages.len());
 
@@ -86,49 +91,59 @@ fn main() {
         r.write(page).unwrap();
         r.end().unwrap();
     });
-    time("lol_html, element + text handlers on \"*\"", &pages, rounds, |page| {
-        let mut n = 0usize;
-        let mut t = 0usize;
-        {
-            let settings = Settings::new()
-                .with_strict(false)
-                .append_element_content_handler(element!("*", |_el| {
-                    n += 1;
-                    Ok(())
-                }))
-                .append_element_content_handler(lol_html::text!("*", |c| {
-                    t += c.as_str().len();
-                    Ok(())
-                }));
-            let mut r = HtmlRewriter::new(settings, |_: &[u8]| {});
-            r.write(page).unwrap();
-            r.end().unwrap();
-        }
-        std::hint::black_box((n, t));
-    });
-    time("lol_html, + end-tag and document text handlers", &pages, rounds, |page| {
-        let n = std::cell::Cell::new(0usize);
-        let mut t = 0usize;
-        {
-            let settings = Settings::new()
-                .with_strict(false)
-                .append_element_content_handler(element!("*", |el| {
-                    n.set(n.get() + 1);
-                    if let Some(h) = el.end_tag_handlers() {
-                        h.push(lol_html::end_tag!(|_end| Ok(())));
-                    }
-                    Ok(())
-                }))
-                .append_document_content_handler(doc_text!(|c| {
-                    t += c.as_str().len();
-                    Ok(())
-                }));
-            let mut r = HtmlRewriter::new(settings, |_: &[u8]| {});
-            r.write(page).unwrap();
-            r.end().unwrap();
-        }
-        std::hint::black_box((n.get(), t));
-    });
+    time(
+        "lol_html, element + text handlers on \"*\"",
+        &pages,
+        rounds,
+        |page| {
+            let mut n = 0usize;
+            let mut t = 0usize;
+            {
+                let settings = Settings::new()
+                    .with_strict(false)
+                    .append_element_content_handler(element!("*", |_el| {
+                        n += 1;
+                        Ok(())
+                    }))
+                    .append_element_content_handler(lol_html::text!("*", |c| {
+                        t += c.as_str().len();
+                        Ok(())
+                    }));
+                let mut r = HtmlRewriter::new(settings, |_: &[u8]| {});
+                r.write(page).unwrap();
+                r.end().unwrap();
+            }
+            std::hint::black_box((n, t));
+        },
+    );
+    time(
+        "lol_html, + end-tag and document text handlers",
+        &pages,
+        rounds,
+        |page| {
+            let n = std::cell::Cell::new(0usize);
+            let mut t = 0usize;
+            {
+                let settings = Settings::new()
+                    .with_strict(false)
+                    .append_element_content_handler(element!("*", |el| {
+                        n.set(n.get() + 1);
+                        if let Some(h) = el.end_tag_handlers() {
+                            h.push(lol_html::end_tag!(|_end| Ok(())));
+                        }
+                        Ok(())
+                    }))
+                    .append_document_content_handler(doc_text!(|c| {
+                        t += c.as_str().len();
+                        Ok(())
+                    }));
+                let mut r = HtmlRewriter::new(settings, |_: &[u8]| {});
+                r.write(page).unwrap();
+                r.end().unwrap();
+            }
+            std::hint::black_box((n.get(), t));
+        },
+    );
     time("mainline line splitter", &pages, rounds, |page| {
         let mut s = Splitter::new();
         s.write(page).unwrap();
@@ -139,7 +154,10 @@ fn main() {
     });
     let scorers: Vec<(&str, Arc<dyn Scorer>)> = vec![
         ("mainline filter, threshold 0.5", Arc::new(Threshold(0.5))),
-        ("mainline filter, built-in model", Arc::new(Threshold(0.5))), // BUILTIN
+        (
+            "mainline filter, built-in model",
+            Arc::new(mainline::extract::ModelScorer::builtin()),
+        ),
     ];
     for (name, scorer) in scorers {
         time(name, &pages, rounds, |page| {

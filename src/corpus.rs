@@ -43,7 +43,8 @@ pub struct Page {
 pub struct Corpus {
     /// The pages, sorted by id.
     pub pages: Vec<Page>,
-    /// HTML files skipped because they had no gold text.
+    /// HTML files skipped because they had no gold text (no `.txt` beside them, no
+    /// ground-truth file, or a ground truth whose main content is null).
     pub skipped: Vec<PathBuf>,
 }
 
@@ -90,7 +91,9 @@ impl Corpus {
         let mut htmls: BTreeMap<String, PathBuf> = BTreeMap::new();
         let html_dir = dir.join("html");
         for entry in fs::read_dir(&html_dir).map_err(|e| corpus_err(&html_dir, e.to_string()))? {
-            let path = entry.map_err(|e| corpus_err(&html_dir, e.to_string()))?.path();
+            let path = entry
+                .map_err(|e| corpus_err(&html_dir, e.to_string()))?
+                .path();
             if let Some(id) = page_stem(&path) {
                 htmls.insert(id, path);
             }
@@ -105,11 +108,17 @@ impl Corpus {
             let text = fs::read_to_string(&gt).map_err(|e| corpus_err(&gt, e.to_string()))?;
             let json: Value =
                 serde_json::from_str(&text).map_err(|e| corpus_err(&gt, e.to_string()))?;
-            let gold = json
-                .pointer("/ground_truth/main_content")
-                .and_then(Value::as_str)
-                .ok_or_else(|| corpus_err(&gt, "no ground_truth.main_content string"))?
-                .to_string();
+            let gold = match json.pointer("/ground_truth/main_content") {
+                Some(Value::String(s)) => s.clone(),
+                // A page whose ground truth has no main content cannot be scored.
+                Some(Value::Null) | None => {
+                    corpus.skipped.push(html);
+                    continue;
+                }
+                Some(_) => {
+                    return Err(corpus_err(&gt, "ground_truth.main_content is not a string"));
+                }
+            };
             let meta = metadata.pointer(&format!("/files/{id}"));
             let page_type = meta
                 .and_then(|m| m.get("page_type"))
@@ -159,7 +168,11 @@ impl Corpus {
 
     /// The distinct page types, sorted.
     pub fn page_types(&self) -> Vec<String> {
-        let mut t: Vec<String> = self.pages.iter().filter_map(|p| p.page_type.clone()).collect();
+        let mut t: Vec<String> = self
+            .pages
+            .iter()
+            .filter_map(|p| p.page_type.clone())
+            .collect();
         t.sort();
         t.dedup();
         t
@@ -196,7 +209,10 @@ mod tests {
 
     #[test]
     fn page_stems_accept_html_and_gzip_only() {
-        assert_eq!(page_stem(Path::new("a/0001.html.gz")).as_deref(), Some("0001"));
+        assert_eq!(
+            page_stem(Path::new("a/0001.html.gz")).as_deref(),
+            Some("0001")
+        );
         assert_eq!(page_stem(Path::new("x.htm")).as_deref(), Some("x"));
         assert_eq!(page_stem(Path::new("x.txt")), None);
         assert_eq!(page_stem(Path::new(".html")), None);
@@ -204,8 +220,14 @@ mod tests {
 
     #[test]
     fn hosts_drop_scheme_port_credentials_and_www() {
-        assert_eq!(host("https://www.Example.com:8080/a?b").as_deref(), Some("example.com"));
-        assert_eq!(host("http://u:p@news.site.org/x").as_deref(), Some("news.site.org"));
+        assert_eq!(
+            host("https://www.Example.com:8080/a?b").as_deref(),
+            Some("example.com")
+        );
+        assert_eq!(
+            host("http://u:p@news.site.org/x").as_deref(),
+            Some("news.site.org")
+        );
         assert_eq!(host("nonsense"), None);
     }
 

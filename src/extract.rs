@@ -27,9 +27,10 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use crate::Result;
 use crate::features::{self, LineFeatures, MAX_CONTEXT, N_FEATURES};
 use crate::lines::{Line, Splitter};
+use crate::model::Model;
+use crate::{Error, Result};
 
 /// Decides whether a line is kept, from its full feature row.
 pub trait Scorer: Send + Sync {
@@ -90,6 +91,92 @@ impl Scorer for Observe {
 
     fn describe(&self) -> String {
         "features only".to_string()
+    }
+}
+
+/// A trained [`Model`] bound to this build's feature schema.
+///
+/// ```
+/// use std::sync::Arc;
+/// use mainline::extract::{extract_text, ModelScorer};
+/// let scorer = ModelScorer::builtin();
+/// let text = extract_text(b"<nav><a href=/>Home</a></nav><p>Some words of text.</p>", Arc::new(scorer))?;
+/// assert!(!text.contains("Home"));
+/// # Ok::<(), mainline::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct ModelScorer {
+    model: Model,
+    columns: Vec<usize>,
+}
+
+/// The model built into mainline (`models/default.json`, see `models/README.md`).
+const BUILTIN_MODEL: &str = include_str!("../models/default.json");
+
+impl ModelScorer {
+    /// Binds `model` to the feature schema of this build.
+    ///
+    /// # Errors
+    /// [`Error::FeatureMismatch`] when the model needs features this build does not
+    /// compute, or neighbour features beyond its own context or [`MAX_CONTEXT`].
+    pub fn new(model: Model) -> Result<Self> {
+        if model.context > MAX_CONTEXT {
+            return Err(Error::FeatureMismatch(format!(
+                "the model uses {} lines of context; this build computes at most {MAX_CONTEXT}",
+                model.context
+            )));
+        }
+        for name in &model.features {
+            let k = name
+                .strip_prefix("prev")
+                .or_else(|| name.strip_prefix("next"))
+                .and_then(|rest| rest.split_once('_'))
+                .and_then(|(k, _)| k.parse::<usize>().ok());
+            if let Some(k) = k {
+                if k > model.context {
+                    return Err(Error::FeatureMismatch(format!(
+                        "feature {name} needs {k} lines of context, but the model's context is {}",
+                        model.context
+                    )));
+                }
+            }
+        }
+        let names: Vec<&str> = features::names().iter().map(String::as_str).collect();
+        let columns = model.bind(&names)?;
+        Ok(ModelScorer { model, columns })
+    }
+
+    /// The model built into mainline.
+    pub fn builtin() -> Self {
+        let model = Model::from_json(BUILTIN_MODEL).expect("the built-in model is valid");
+        ModelScorer::new(model).expect("the built-in model matches this build's features")
+    }
+
+    /// The model.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+}
+
+impl Scorer for ModelScorer {
+    fn context(&self) -> usize {
+        self.model.context
+    }
+
+    fn decide(&self, row: &[f32], scratch: &mut Vec<f32>) -> (f32, bool) {
+        scratch.clear();
+        scratch.extend(self.columns.iter().map(|&i| row[i]));
+        let score = self.model.score(scratch);
+        (score, score >= self.model.threshold)
+    }
+
+    fn describe(&self) -> String {
+        let p = &self.model.provenance;
+        if p.recipe.is_empty() {
+            format!("model ({} features)", self.model.features.len())
+        } else {
+            p.recipe.clone()
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 #![deny(rustdoc::broken_intra_doc_links)]
 
 pub mod corpus;
+pub mod cv;
 pub mod error;
 pub mod eval;
 pub mod extract;

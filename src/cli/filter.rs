@@ -10,6 +10,7 @@ use anyhow::{Context, Result};
 
 use mainline::extract::{Decision, Scorer};
 use mainline::features;
+use mainline::methods::Method;
 
 use super::{Failure, display_name, inputs_or_stdin, stream_file};
 
@@ -53,6 +54,19 @@ pub struct Args {
     /// built-in model.
     #[arg(long, value_name = "FILE")]
     model: Option<PathBuf>,
+
+    /// Extract with another algorithm instead of the streaming line filter, for comparison:
+    /// `most-linked`, `text-distribution`, `eatiht` or `lte-ratio` (the seed algorithms; see
+    /// the README). These are whole-document DOM methods, NOT streaming: each page is read
+    /// and parsed whole (html5ever) before anything is written. --format jsonl does not
+    /// apply to them.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["model", "threshold"])]
+    method: Option<Method>,
+
+    /// With --method most-linked: also write the seed's graphviz graph of the pruned tree,
+    /// with the chosen node filled, to FILE (for one input; render with `dot -Tpng`).
+    #[arg(long, value_name = "FILE", requires = "method")]
+    dot: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -64,6 +78,9 @@ enum Format {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    if let Some(method) = args.method {
+        return run_dom(method, &args);
+    }
     let scorer = super::scorer(args.threshold, args.model.as_deref())?;
     if let Some(dir) = &args.out_dir {
         fs::create_dir_all(dir)
@@ -94,6 +111,87 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `--method`: a whole-document algorithm per input.
+fn run_dom(method: Method, args: &Args) -> Result<ExitCode> {
+    anyhow::ensure!(
+        args.format == Format::Text,
+        "--format jsonl describes the lines of the streaming filter; --method {method} writes text only"
+    );
+    anyhow::ensure!(
+        args.dot.is_none() || method == Method::MostLinked,
+        "--dot draws the tree of most-linked; use it with --method most-linked"
+    );
+    if let Some(dir) = &args.out_dir {
+        fs::create_dir_all(dir)
+            .with_context(|| format!("creating output directory {}", dir.display()))?;
+    }
+    let inputs = inputs_or_stdin(args.files.clone());
+    anyhow::ensure!(
+        args.dot.is_none() || inputs.len() == 1,
+        "--dot writes one graph: give one input"
+    );
+    let mut failed = 0usize;
+    let mut stdout = super::stdout();
+    for path in &inputs {
+        let html = match read_decoded(path) {
+            Ok(h) => h,
+            Err(e) => {
+                failed += 1;
+                eprintln!("mainline: {}: {e:#}", display_name(path));
+                continue;
+            }
+        };
+        let mut text = method.extract(&html);
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        if let Some(dot) = &args.dot {
+            fs::write(dot, mainline::methods::most_linked::dot(&html))
+                .with_context(|| format!("writing {}", dot.display()))?;
+        }
+        match &args.out_dir {
+            Some(dir) => {
+                write_atomically(&dir.join(format!("{}.txt", stem(path))), text.as_bytes())?
+            }
+            None => stdout
+                .write_all(text.as_bytes())
+                .context("writing to standard output")?,
+        }
+    }
+    super::finish(stdout)?;
+    Ok(if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Reads a whole input (decompressed) and decodes it to UTF-8 with the splitter's rules.
+fn read_decoded(path: &Path) -> Result<String> {
+    let mut bytes = Vec::new();
+    let mut input = mainline::input::open(path)?;
+    std::io::Read::read_to_end(&mut input, &mut bytes)?;
+    if let Some(kind) = mainline::input::binary_kind(&bytes) {
+        anyhow::bail!("not an HTML document: the data looks like a {kind}");
+    }
+    let encoding = mainline::input::sniff(&bytes, true).encoding;
+    Ok(encoding.decode(&bytes).0.into_owned())
+}
+
+fn write_atomically(target: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = target.with_file_name(format!(
+        ".{}.tmp{}",
+        target
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default(),
+        std::process::id()
+    ));
+    fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    fs::rename(&tmp, target)
+        .with_context(|| format!("renaming {} to {}", tmp.display(), target.display()))
 }
 
 fn filter_one(

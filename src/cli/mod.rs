@@ -1,7 +1,10 @@
 //! Command-line interface: the `Cli` definition and what the subcommands share.
 
+mod eval;
 mod filter;
+mod label;
 mod lines;
+mod train;
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -29,6 +32,9 @@ pub struct Cli {
 enum Command {
     Filter(filter::Args),
     Lines(lines::Args),
+    Label(label::Args),
+    Train(train::Args),
+    Eval(eval::Args),
 }
 
 /// Runs the parsed command line.
@@ -36,6 +42,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Filter(args) => filter::run(args),
         Command::Lines(args) => lines::run(args),
+        Command::Label(args) => label::run(args),
+        Command::Eval(args) => eval::run(args),
+        Command::Train(args) => train::run(args),
     }
 }
 
@@ -167,12 +176,12 @@ pub fn scorer(threshold: Option<f32>, model: Option<&Path>) -> Result<Arc<dyn Sc
         return Ok(Arc::new(mainline::extract::Threshold(t)));
     }
     if let Some(path) = model {
-        anyhow::bail!(
-            "cannot load {}: model files are not supported yet",
-            path.display()
-        );
+        let model = mainline::model::Model::load(path)?;
+        let scorer = mainline::extract::ModelScorer::new(model)
+            .with_context(|| format!("cannot use the model {}", path.display()))?;
+        return Ok(Arc::new(scorer));
     }
-    Ok(Arc::new(mainline::extract::Threshold::default()))
+    Ok(Arc::new(mainline::extract::ModelScorer::builtin()))
 }
 
 /// Flushes `out`, treating nothing specially: a closed pipe surfaces as an error the

@@ -319,7 +319,12 @@ impl State {
                 _ => {}
             }
         }
-        if !info.breaks && kind == Kind::Other && ctx_bits == 0 && hints == 0 && descriptor.is_none() {
+        if !info.breaks
+            && kind == Kind::Other
+            && ctx_bits == 0
+            && hints == 0
+            && descriptor.is_none()
+        {
             // NOTE: a plain inline element (span, b, em, code, …) changes nothing a line
             // records, so it is not tracked: this saves an end-tag handler per element.
             // Line::depth therefore counts the elements that matter, not every one.

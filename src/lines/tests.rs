@@ -213,7 +213,10 @@ fn inline_styles_that_hide_are_recognised() {
 
 #[test]
 fn long_class_lists_are_cut_in_the_descriptor() {
-    let classes = (0..100).map(|i| format!("c{i}")).collect::<Vec<_>>().join(" ");
+    let classes = (0..100)
+        .map(|i| format!("c{i}"))
+        .collect::<Vec<_>>()
+        .join(" ");
     let lines = split(format!("<div class='{classes}'>x</div>").as_bytes()).unwrap();
     let d = &lines[0].ancestors[0];
     assert!(d.len() <= MAX_DESCRIPTOR_BYTES + 8, "{d}");

@@ -1,0 +1,675 @@
+//! `mainline eval`: the fixed threshold against trained models and the other seed
+//! algorithms, by line and by page.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+
+use mainline::corpus::Corpus;
+use mainline::cv::{self, CvData, CvOptions, Recipe};
+use mainline::eval::{self, Confusion, WordScores};
+use mainline::extract::{ModelScorer, Scorer, Threshold, extract_text};
+use mainline::methods::Method;
+use mainline::model::Model;
+use mainline::train::{self, ModelType, TrainParams};
+
+/// Evaluate extraction: the fixed threshold, trained models and the other seed algorithms.
+///
+/// Line level (--lines DATA.csv): accuracy, precision, recall, F1, false positives and
+/// negatives of the fixed threshold and of each --model against the labels, and each
+/// model's error reduction relative to the threshold.
+///
+/// Page level (--corpus DIR): for each --method, mean word precision, recall and F1 over
+/// the pages (lower-cased \w+ tokens compared as bags, the WCXB benchmark's score) with 95%
+/// bootstrap confidence intervals, per page type when known, and pages/s and MB/s of HTML
+/// (one thread, decompressed pages in memory).
+///
+/// Cross-validation (--recipe R with --lines, and --corpus for page scores): the sites of
+/// the labelled CSV are split into --folds folds; each recipe is trained on the other folds
+/// and scored on the held-out sites' lines and pages. --seed-table runs the seed design's
+/// experiment this way: the fixed threshold, and logistic and MLP classifiers on 1–3
+/// attributes per line (1A density, 2A + HTML bytes, 3A + text length) with 1–3 lines of
+/// context on each side (1L–3L).
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    mainline eval --corpus ../shared/data/wcxb-dev --method threshold --method builtin --method eatiht\n  \
+    mainline eval --lines wcxb-dev.csv --model models/default.json --model models/logistic.json\n  \
+    mainline eval --lines wcxb-dev.csv --corpus ../shared/data/wcxb-dev --recipe threshold --recipe mlp/full/3\n  \
+    mainline eval --lines wcxb-dev.csv --seed-table")]
+pub struct Args {
+    /// A labelled CSV (from `mainline label`): line-level metrics, and the data for
+    /// cross-validation.
+    #[arg(long, value_name = "DATA.csv")]
+    lines: Option<PathBuf>,
+
+    /// A corpus of pages with gold text (the WCXB layout, or NAME.html + NAME.txt files):
+    /// page-level word F1.
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
+
+    /// A model file to evaluate (repeatable). On a corpus, each model is also a method.
+    #[arg(long = "model", value_name = "FILE")]
+    models: Vec<PathBuf>,
+
+    /// A page-level method (repeatable): threshold, builtin (the built-in model),
+    /// most-linked, text-distribution, eatiht, lte-ratio, or `all` for every one of them.
+    /// Default with --corpus: all.
+    #[arg(long = "method", value_name = "NAME")]
+    methods: Vec<String>,
+
+    /// Cross-validate this recipe (repeatable): `threshold`, or MODEL/FEATURES/CONTEXT such
+    /// as logistic/seed/1 or mlp/full/3 (FEATURES: seed, full, or attributes joined by +).
+    #[arg(long = "recipe", value_name = "RECIPE")]
+    recipes: Vec<String>,
+
+    /// Run the seed design's experiment (see above) by cross-validation on --lines.
+    #[arg(long)]
+    seed_table: bool,
+
+    /// Number of folds for cross-validation.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..=100))]
+    folds: u32,
+
+    /// The density threshold of the fixed rule.
+    #[arg(long, default_value_t = 0.5)]
+    threshold: f32,
+
+    /// MLP hidden layer widths for cross-validation, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "32")]
+    hidden: Vec<usize>,
+
+    /// MLP: most epochs for cross-validation.
+    #[arg(long, default_value_t = 40)]
+    epochs: usize,
+
+    /// Seed for folds, training and the bootstrap.
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+
+    /// Bootstrap resamples for the confidence intervals.
+    #[arg(long, default_value_t = 1000)]
+    bootstrap: usize,
+
+    /// Also write the results as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+
+    /// Write every page's scores (doc, group, page type, method, precision, recall, F1) to
+    /// FILE as CSV, to look at the worst pages.
+    #[arg(long, value_name = "FILE.csv")]
+    per_page: Option<PathBuf>,
+}
+
+/// Page scores of one method.
+#[derive(Debug, serde::Serialize)]
+struct MethodPages {
+    method: String,
+    pages: Vec<PageScore>,
+    /// Seconds spent extracting (page level on a corpus only).
+    seconds: Option<f64>,
+    bytes: u64,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct PageScore {
+    doc: String,
+    group: String,
+    page_type: Option<String>,
+    scores: WordScores,
+}
+
+/// Line results of one method.
+#[derive(Debug, serde::Serialize)]
+struct MethodLines {
+    method: String,
+    lines: Confusion,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let mut report = serde_json::Map::new();
+    let mut all_pages: Vec<MethodPages> = Vec::new();
+    let cv_mode = args.seed_table || !args.recipes.is_empty();
+    if cv_mode {
+        let Some(lines) = &args.lines else {
+            bail!(
+                "cross-validation (--recipe, --seed-table) needs a labelled CSV: give --lines DATA.csv"
+            );
+        };
+        let corpus = args.corpus.as_deref().map(Corpus::open).transpose()?;
+        let data = CvData::load(lines, corpus.as_ref())?;
+        eprintln!(
+            "{} lines of {} pages from {}",
+            data.data.len(),
+            data.pages.len(),
+            lines.display()
+        );
+        let recipes: Vec<Recipe> = if args.seed_table {
+            seed_table_recipes(args.threshold)
+        } else {
+            args.recipes
+                .iter()
+                .map(|r| r.parse::<Recipe>())
+                .collect::<Result<_, _>>()?
+        };
+        let options = CvOptions {
+            folds: args.folds as usize,
+            seed: args.seed,
+            params: TrainParams::new(ModelType::Mlp)
+                .hidden(args.hidden.clone())
+                .epochs(args.epochs)
+                .seed(args.seed),
+        };
+        let started = Instant::now();
+        let results = cv::cross_validate(&data, &recipes, &options, &mut |m| {
+            eprintln!("[{:>6.1}s] {m}", started.elapsed().as_secs_f64())
+        })?;
+        let line_results: Vec<MethodLines> = results
+            .iter()
+            .map(|r| MethodLines {
+                method: r.recipe.clone(),
+                lines: r.lines,
+            })
+            .collect();
+        println!(
+            "{}-fold cross-validation by site ({} sites), held-out lines:",
+            args.folds,
+            distinct(data.pages.iter().map(|p| p.group.as_str()))
+        );
+        if args.seed_table {
+            print_seed_table(&line_results);
+        } else {
+            print_line_table(&line_results);
+        }
+        report.insert(
+            "cross_validation_lines".into(),
+            serde_json::to_value(&line_results)?,
+        );
+        if corpus.is_some() {
+            for r in results {
+                all_pages.push(MethodPages {
+                    method: r.recipe,
+                    pages: r
+                        .pages
+                        .into_iter()
+                        .map(|p| PageScore {
+                            doc: p.doc,
+                            group: p.group,
+                            page_type: p.page_type,
+                            scores: p.scores,
+                        })
+                        .collect(),
+                    seconds: None,
+                    bytes: 0,
+                });
+            }
+            println!();
+            println!(
+                "{}-fold cross-validation by site, held-out pages:",
+                args.folds
+            );
+            print_page_table(&all_pages, args.bootstrap, args.seed);
+        }
+    } else {
+        if args.lines.is_none() && args.corpus.is_none() {
+            bail!("nothing to evaluate: give --lines DATA.csv, --corpus DIR, or both");
+        }
+        let models: Vec<(String, Model)> = args
+            .models
+            .iter()
+            .map(|p| Ok((p.display().to_string(), Model::load(p)?)))
+            .collect::<Result<_>>()?;
+        if let Some(lines) = &args.lines {
+            let results = line_level(lines, &models, args.threshold)?;
+            println!("Lines of {}:", lines.display());
+            print_line_table(&results);
+            report.insert("lines".into(), serde_json::to_value(&results)?);
+        }
+        if let Some(dir) = &args.corpus {
+            let corpus = Corpus::open(dir)?;
+            let methods = page_methods(&args.methods, &models, args.threshold)?;
+            all_pages = page_level(&corpus, &methods)?;
+            if args.lines.is_some() {
+                println!();
+            }
+            println!("Pages of {} ({} pages):", dir.display(), corpus.pages.len());
+            print_page_table(&all_pages, args.bootstrap, args.seed);
+        }
+    }
+    if !all_pages.is_empty() {
+        report.insert(
+            "pages".into(),
+            page_summary(&all_pages, args.bootstrap, args.seed),
+        );
+    }
+    if let Some(path) = &args.per_page {
+        write_per_page(path, &all_pages)?;
+    }
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&serde_json::Value::Object(report))?;
+        fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn distinct<'a>(items: impl Iterator<Item = &'a str>) -> usize {
+    let mut v: Vec<&str> = items.collect();
+    v.sort_unstable();
+    v.dedup();
+    v.len()
+}
+
+/// The seed design's experiment: threshold; logistic and MLP × 1A–3A × 1L–3L.
+fn seed_table_recipes(threshold: f32) -> Vec<Recipe> {
+    let attrs = [
+        vec!["density"],
+        vec!["density", "ln_html_bytes"],
+        vec!["density", "ln_html_bytes", "ln_text_bytes"],
+    ];
+    let mut recipes = vec![Recipe::Threshold(threshold)];
+    for model in [ModelType::Logistic, ModelType::Mlp] {
+        for context in 1..=3 {
+            for a in &attrs {
+                recipes.push(Recipe::Trained {
+                    model,
+                    features: cv::Attributes::List(a.iter().map(|s| s.to_string()).collect()),
+                    context,
+                });
+            }
+        }
+    }
+    recipes
+}
+
+fn seed_label(recipe: &str) -> String {
+    // "mlp/density+ln_html_bytes/2" → "MLP 2A 2L"
+    let parts: Vec<&str> = recipe.split('/').collect();
+    match parts[..] {
+        [model, attrs, context] => {
+            let model = if model == "mlp" {
+                "MLP"
+            } else {
+                "SLP (logistic)"
+            };
+            format!("{model} {}A {context}L", attrs.split('+').count())
+        }
+        _ => recipe.to_string(),
+    }
+}
+
+fn print_seed_table(results: &[MethodLines]) {
+    let baseline = results.first().map(|r| r.lines.errors()).unwrap_or(0);
+    println!(
+        "{:<22} {:>9} {:>9} {:>9} {:>11}",
+        "method", "errors", "false +", "false -", "vs fixed"
+    );
+    for r in results {
+        let c = &r.lines;
+        println!(
+            "{:<22} {:>9} {:>9} {:>9} {:>10.1}%",
+            seed_label(&r.method),
+            c.errors(),
+            c.fp,
+            c.fn_,
+            -100.0 * eval::error_reduction(baseline, c.errors()),
+        );
+    }
+}
+
+fn print_line_table(results: &[MethodLines]) {
+    let baseline = results.first().map(|r| r.lines.errors()).unwrap_or(0);
+    let width = results
+        .iter()
+        .map(|r| r.method.len())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    println!(
+        "{:<width$} {:>9} {:>8} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>10}",
+        "method",
+        "lines",
+        "accuracy",
+        "precision",
+        "recall",
+        "F1",
+        "false +",
+        "false -",
+        "errors",
+        "reduction"
+    );
+    for r in results {
+        let c = &r.lines;
+        println!(
+            "{:<width$} {:>9} {:>8.4} {:>9.4} {:>8.4} {:>8.4} {:>8} {:>8} {:>8} {:>9.1}%",
+            r.method,
+            c.total(),
+            c.accuracy(),
+            c.precision(),
+            c.recall(),
+            c.f1(),
+            c.fp,
+            c.fn_,
+            c.errors(),
+            100.0 * eval::error_reduction(baseline, c.errors()),
+        );
+    }
+    println!("(reduction: fewer misclassified lines than the first row, the fixed threshold)");
+}
+
+/// Line-level metrics of the threshold and each model on a labelled CSV.
+fn line_level(path: &Path, models: &[(String, Model)], threshold: f32) -> Result<Vec<MethodLines>> {
+    let density = train::read_labelled_csv(path, Some(&["density".to_string()]))?;
+    let mut results = vec![MethodLines {
+        method: format!("density > {threshold}"),
+        lines: confusion(
+            (0..density.len()).map(|i| density.x[[i, 0]] > threshold),
+            &density.y,
+        ),
+    }];
+    for (name, model) in models {
+        let data = train::read_labelled_csv(path, Some(&model.features))?;
+        let mut row = Vec::with_capacity(model.features.len());
+        let keep = (0..data.len()).map(|i| {
+            row.clear();
+            row.extend(data.x.row(i).iter().copied());
+            model.keep(&row)
+        });
+        results.push(MethodLines {
+            method: name.clone(),
+            lines: confusion(keep, &data.y),
+        });
+    }
+    Ok(results)
+}
+
+fn confusion(predicted: impl Iterator<Item = bool>, truth: &[bool]) -> Confusion {
+    let mut c = Confusion::default();
+    for (p, &t) in predicted.zip(truth) {
+        c.add(p, t);
+    }
+    c
+}
+
+/// A page-level method.
+enum PageMethod {
+    Streaming(String, Arc<dyn Scorer>),
+    Dom(Method),
+}
+
+impl PageMethod {
+    fn name(&self) -> String {
+        match self {
+            PageMethod::Streaming(name, _) => name.clone(),
+            PageMethod::Dom(m) => m.name().to_string(),
+        }
+    }
+}
+
+fn page_methods(
+    names: &[String],
+    models: &[(String, Model)],
+    threshold: f32,
+) -> Result<Vec<PageMethod>> {
+    let mut names: Vec<String> = names.to_vec();
+    if names.is_empty() || names.iter().any(|n| n == "all") {
+        names = ["threshold", "builtin"].map(String::from).to_vec();
+        names.extend(Method::ALL.iter().map(|m| m.name().to_string()));
+    }
+    let mut methods = Vec::new();
+    for name in names {
+        methods.push(match name.as_str() {
+            "threshold" => PageMethod::Streaming(
+                format!("density > {threshold}"),
+                Arc::new(Threshold(threshold)),
+            ),
+            "builtin" => {
+                PageMethod::Streaming("built-in model".into(), Arc::new(ModelScorer::builtin()))
+            }
+            other => PageMethod::Dom(
+                other
+                    .parse::<Method>()
+                    .map_err(|e| anyhow::anyhow!("{e} (or threshold, builtin, all)"))?,
+            ),
+        });
+    }
+    for (name, model) in models {
+        let scorer = ModelScorer::new(model.clone())
+            .with_context(|| format!("cannot use the model {name}"))?;
+        methods.push(PageMethod::Streaming(name.clone(), Arc::new(scorer)));
+    }
+    Ok(methods)
+}
+
+/// Runs every method on every page of the corpus; pages are decompressed into memory
+/// first so that the timings measure extraction alone.
+fn page_level(corpus: &Corpus, methods: &[PageMethod]) -> Result<Vec<MethodPages>> {
+    let mut htmls = Vec::with_capacity(corpus.pages.len());
+    for page in &corpus.pages {
+        let mut bytes = Vec::new();
+        mainline::input::open(&page.html)
+            .and_then(|mut r| r.read_to_end(&mut bytes).map_err(Into::into))
+            .with_context(|| format!("reading {}", page.html.display()))?;
+        htmls.push(bytes);
+    }
+    let bytes: u64 = htmls.iter().map(|h| h.len() as u64).sum();
+    let mut out = Vec::new();
+    for method in methods {
+        let mut texts = Vec::with_capacity(htmls.len());
+        let started = Instant::now();
+        for (page, html) in corpus.pages.iter().zip(&htmls) {
+            let text = match method {
+                PageMethod::Streaming(_, scorer) => extract_text(html, Arc::clone(scorer)),
+                PageMethod::Dom(m) => Ok(m.extract(&decode(html))),
+            };
+            match text {
+                Ok(t) => texts.push(t),
+                Err(e) => {
+                    eprintln!("mainline: {}: {}: {e}", page.html.display(), method.name());
+                    texts.push(String::new());
+                }
+            }
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        let pages = corpus
+            .pages
+            .iter()
+            .zip(&texts)
+            .map(|(page, text)| PageScore {
+                doc: page.id.clone(),
+                group: page.group.clone(),
+                page_type: page.page_type.clone(),
+                scores: eval::word_scores(text, &page.gold),
+            })
+            .collect();
+        eprintln!("{}: {:.1} s", method.name(), seconds);
+        out.push(MethodPages {
+            method: method.name(),
+            pages,
+            seconds: Some(seconds),
+            bytes,
+        });
+    }
+    Ok(out)
+}
+
+/// Decodes a whole page to UTF-8 for the DOM methods, with the same encoding rules as the
+/// streaming splitter.
+fn decode(html: &[u8]) -> String {
+    let encoding = mainline::input::sniff(html, true).encoding;
+    let (text, _, _) = encoding.decode(html);
+    text.into_owned()
+}
+
+struct Summary {
+    n: usize,
+    precision: (f64, f64, f64),
+    recall: (f64, f64, f64),
+    f1: (f64, f64, f64),
+}
+
+fn summarize(scores: &[&WordScores], resamples: usize, seed: u64) -> Summary {
+    let stat = |f: &dyn Fn(&WordScores) -> f64| {
+        let v: Vec<f64> = scores.iter().map(|s| f(s)).collect();
+        let (lo, hi) = eval::bootstrap_ci(&v, resamples, 0.95, seed);
+        (eval::mean(&v), lo, hi)
+    };
+    Summary {
+        n: scores.len(),
+        precision: stat(&|s| s.precision),
+        recall: stat(&|s| s.recall),
+        f1: stat(&|s| s.f1),
+    }
+}
+
+fn print_page_table(methods: &[MethodPages], resamples: usize, seed: u64) {
+    let width = methods
+        .iter()
+        .map(|m| m.method.len())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    println!(
+        "{:<width$} {:>6} {:>9} {:>8} {:>8} {:>17} {:>8} {:>8}",
+        "method", "pages", "precision", "recall", "F1", "F1 95% CI", "pages/s", "MB/s"
+    );
+    for m in methods {
+        let scores: Vec<&WordScores> = m.pages.iter().map(|p| &p.scores).collect();
+        let s = summarize(&scores, resamples, seed);
+        let (pps, mbps) = match m.seconds {
+            Some(sec) if sec > 0.0 => (
+                format!("{:.0}", m.pages.len() as f64 / sec),
+                format!("{:.1}", m.bytes as f64 / sec / 1e6),
+            ),
+            _ => ("-".into(), "-".into()),
+        };
+        println!(
+            "{:<width$} {:>6} {:>9.4} {:>8.4} {:>8.4} {:>17} {:>8} {:>8}",
+            m.method,
+            s.n,
+            s.precision.0,
+            s.recall.0,
+            s.f1.0,
+            format!("[{:.4}, {:.4}]", s.f1.1, s.f1.2),
+            pps,
+            mbps
+        );
+    }
+    let types = page_types(methods);
+    if !types.is_empty() {
+        println!();
+        print!("{:<width$}", "F1 by page type");
+        for t in &types {
+            print!(" {:>13}", t);
+        }
+        println!();
+        print!("{:<width$}", "(pages)");
+        for t in &types {
+            let n = methods[0]
+                .pages
+                .iter()
+                .filter(|p| p.page_type.as_deref() == Some(t.as_str()))
+                .count();
+            print!(" {:>13}", n);
+        }
+        println!();
+        for m in methods {
+            print!("{:<width$}", m.method);
+            for t in &types {
+                let v: Vec<f64> = m
+                    .pages
+                    .iter()
+                    .filter(|p| p.page_type.as_deref() == Some(t.as_str()))
+                    .map(|p| p.scores.f1)
+                    .collect();
+                print!(" {:>13.4}", eval::mean(&v));
+            }
+            println!();
+        }
+    }
+}
+
+fn page_types(methods: &[MethodPages]) -> Vec<String> {
+    let mut t: Vec<String> = methods
+        .first()
+        .map(|m| m.pages.iter().filter_map(|p| p.page_type.clone()).collect())
+        .unwrap_or_default();
+    t.sort();
+    t.dedup();
+    t
+}
+
+fn page_summary(methods: &[MethodPages], resamples: usize, seed: u64) -> serde_json::Value {
+    let types = page_types(methods);
+    let list: Vec<serde_json::Value> = methods
+        .iter()
+        .map(|m| {
+            let scores: Vec<&WordScores> = m.pages.iter().map(|p| &p.scores).collect();
+            let s = summarize(&scores, resamples, seed);
+            let mut by_type = BTreeMap::new();
+            for t in &types {
+                let sc: Vec<&WordScores> = m
+                    .pages
+                    .iter()
+                    .filter(|p| p.page_type.as_deref() == Some(t.as_str()))
+                    .map(|p| &p.scores)
+                    .collect();
+                let st = summarize(&sc, resamples, seed);
+                by_type.insert(
+                    t.clone(),
+                    serde_json::json!({"pages": st.n, "precision": st.precision.0, "recall": st.recall.0, "f1": st.f1.0, "f1_ci95": [st.f1.1, st.f1.2]}),
+                );
+            }
+            serde_json::json!({
+                "method": m.method,
+                "pages": s.n,
+                "precision": s.precision.0,
+                "precision_ci95": [s.precision.1, s.precision.2],
+                "recall": s.recall.0,
+                "recall_ci95": [s.recall.1, s.recall.2],
+                "f1": s.f1.0,
+                "f1_ci95": [s.f1.1, s.f1.2],
+                "seconds": m.seconds,
+                "html_bytes": m.bytes,
+                "by_page_type": by_type,
+            })
+        })
+        .collect();
+    serde_json::Value::Array(list)
+}
+
+fn write_per_page(path: &Path, methods: &[MethodPages]) -> Result<()> {
+    let file = fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    let mut w = csv::Writer::from_writer(std::io::BufWriter::new(file));
+    w.write_record([
+        "doc",
+        "group",
+        "page_type",
+        "method",
+        "precision",
+        "recall",
+        "f1",
+    ])?;
+    for m in methods {
+        for p in &m.pages {
+            w.write_record([
+                p.doc.as_str(),
+                p.group.as_str(),
+                p.page_type.as_deref().unwrap_or(""),
+                m.method.as_str(),
+                &format!("{:.4}", p.scores.precision),
+                &format!("{:.4}", p.scores.recall),
+                &format!("{:.4}", p.scores.f1),
+            ])?;
+        }
+    }
+    w.flush()?;
+    w.into_inner()
+        .map_err(|e| anyhow::anyhow!("{e}"))?
+        .flush()
+        .with_context(|| format!("writing {}", path.display()))
+}

@@ -1,0 +1,459 @@
+//! Cross-validation by site: train on some domains, score pages of the others.
+//!
+//! The labelled CSV (from `mainline label`) holds every line of every page with its
+//! features, text and label. [`cross_validate`] splits the *domains* into `k` folds
+//! ([`crate::train::group_kfold`]); for each fold it trains every [`Recipe`] on the lines of
+//! the other folds (holding out a fifth of those domains for early stopping and the
+//! threshold) and decides the held-out lines. A held-out page's predicted text is its kept
+//! lines joined by newlines, exactly what `mainline filter` prints for it, since the
+//! features in the CSV are the ones the streaming filter computes. Pages are scored against
+//! their gold text by word F1 ([`crate::eval::word_scores`]), lines by their labels.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::path::Path;
+use std::str::FromStr;
+
+use ndarray::Axis;
+
+use crate::eval::{self, Confusion, WordScores};
+use crate::features::{self, FeatureSet};
+use crate::train::{self, Dataset, ModelType, TrainParams};
+use crate::{Error, Result};
+
+/// How a method is made: the fixed threshold, or a classifier on a feature set with a
+/// context width. Written `threshold`, `logistic/seed/1`, `mlp/full/3`, or with an explicit
+/// feature list for the seed experiment's attribute counts: `mlp/density+ln_html_bytes/2`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Recipe {
+    /// The seed's fixed rule: keep a line when its density is above the value.
+    Threshold(f32),
+    /// A trained classifier.
+    Trained {
+        /// Logistic regression or MLP.
+        model: ModelType,
+        /// The attributes per line: a feature set, or a list of seed attributes.
+        features: Attributes,
+        /// Neighbour lines on each side.
+        context: usize,
+    },
+}
+
+/// Which attributes a trained recipe uses.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Attributes {
+    /// A named feature set.
+    Set(FeatureSet),
+    /// These attributes for the line and each neighbour (names of [`features::NEIGHBOUR`]).
+    List(Vec<String>),
+}
+
+impl Recipe {
+    /// The feature columns the recipe trains on.
+    pub fn columns(&self) -> Vec<String> {
+        match self {
+            Recipe::Threshold(_) => vec!["density".to_string()],
+            Recipe::Trained {
+                features, context, ..
+            } => match features {
+                Attributes::Set(set) => features::select(*set, *context),
+                Attributes::List(attrs) => {
+                    let mut cols: Vec<String> = attrs.clone();
+                    for side in ["prev", "next"] {
+                        for k in 1..=*context {
+                            cols.extend(attrs.iter().map(|a| format!("{side}{k}_{a}")));
+                        }
+                    }
+                    cols
+                }
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for Recipe {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Recipe::Threshold(t) => write!(f, "threshold {t}"),
+            Recipe::Trained {
+                model,
+                features,
+                context,
+            } => {
+                let feats = match features {
+                    Attributes::Set(FeatureSet::Seed) => "seed".to_string(),
+                    Attributes::Set(FeatureSet::Full) => "full".to_string(),
+                    Attributes::List(a) => a.join("+"),
+                };
+                write!(f, "{model}/{feats}/{context}")
+            }
+        }
+    }
+}
+
+impl FromStr for Recipe {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self> {
+        let bad = || {
+            Error::Other(format!(
+                "recipe {s:?} is not understood: write threshold, threshold=X, or \
+                 MODEL/FEATURES/CONTEXT such as logistic/seed/1 or mlp/full/3 \
+                 (MODEL: logistic or mlp; FEATURES: seed, full, or attributes joined by +)"
+            ))
+        };
+        if s == "threshold" {
+            return Ok(Recipe::Threshold(0.5));
+        }
+        if let Some(t) = s.strip_prefix("threshold=") {
+            return t.parse().map(Recipe::Threshold).map_err(|_| bad());
+        }
+        let parts: Vec<&str> = s.split('/').collect();
+        let [model, feats, context] = parts[..] else {
+            return Err(bad());
+        };
+        let model: ModelType = model.parse().map_err(|_| bad())?;
+        let context: usize = context.parse().map_err(|_| bad())?;
+        if context > features::MAX_CONTEXT {
+            return Err(bad());
+        }
+        let features = match feats {
+            "seed" => Attributes::Set(FeatureSet::Seed),
+            "full" => Attributes::Set(FeatureSet::Full),
+            list => {
+                let attrs: Vec<String> = list.split('+').map(String::from).collect();
+                if attrs
+                    .iter()
+                    .any(|a| !features::NEIGHBOUR.iter().any(|(n, _)| n == a))
+                {
+                    return Err(bad());
+                }
+                Attributes::List(attrs)
+            }
+        };
+        Ok(Recipe::Trained {
+            model,
+            features,
+            context,
+        })
+    }
+}
+
+/// The labelled lines of a corpus, grouped into pages, with each page's gold text.
+#[derive(Debug)]
+pub struct CvData {
+    /// All feature columns of every line.
+    pub data: Dataset,
+    /// Each line's text.
+    pub texts: Vec<String>,
+    /// The pages: id, group, rows, page type and gold text.
+    pub pages: Vec<CvPage>,
+}
+
+/// One page of [`CvData`].
+#[derive(Debug, Clone)]
+pub struct CvPage {
+    /// Page id (the CSV's `doc`).
+    pub doc: String,
+    /// Its site.
+    pub group: String,
+    /// Its rows in [`CvData::data`] (pages are contiguous in the CSV).
+    pub rows: Range<usize>,
+    /// Page type, when known.
+    pub page_type: Option<String>,
+    /// Gold main text.
+    pub gold: String,
+}
+
+impl CvData {
+    /// Reads a labelled CSV and attaches the gold text of each page from `corpus`.
+    ///
+    /// Pages of the corpus with no lines in the CSV (for example pages whose HTML could not
+    /// be read) are included with no rows, so they score as empty predictions. Without a
+    /// corpus, pages have no gold text: only line results are meaningful.
+    ///
+    /// # Errors
+    /// As [`train::read_labelled_csv`]; [`Error::Corpus`] when the CSV names a page the
+    /// corpus does not have, or a page's lines are not contiguous.
+    pub fn load(csv: &Path, corpus: Option<&crate::corpus::Corpus>) -> Result<CvData> {
+        let data = train::read_labelled_csv(csv, None)?;
+        let texts = read_texts(csv)?;
+        if texts.len() != data.len() {
+            return Err(Error::Csv {
+                path: csv.to_path_buf(),
+                message: format!("read {} texts for {} rows", texts.len(), data.len()),
+            });
+        }
+        let by_id: HashMap<&str, &crate::corpus::Page> = corpus
+            .map(|c| c.pages.iter().map(|p| (p.id.as_str(), p)).collect())
+            .unwrap_or_default();
+        let mut pages: Vec<CvPage> = Vec::new();
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        let mut start = 0;
+        for i in 1..=data.len() {
+            if i == data.len() || data.docs[i] != data.docs[start] {
+                let doc = data.docs[start].clone();
+                let page = by_id.get(doc.as_str());
+                if corpus.is_some() && page.is_none() {
+                    return Err(Error::Corpus {
+                        path: csv.to_path_buf(),
+                        message: format!("the CSV has page {doc:?}, which the corpus does not"),
+                    });
+                }
+                if seen.insert(doc.clone(), pages.len()).is_some() {
+                    return Err(Error::Csv {
+                        path: csv.to_path_buf(),
+                        message: format!("the lines of page {doc:?} are not contiguous"),
+                    });
+                }
+                pages.push(CvPage {
+                    doc,
+                    group: data.groups[start].clone(),
+                    rows: start..i,
+                    page_type: page.and_then(|p| p.page_type.clone()),
+                    gold: page.map(|p| p.gold.clone()).unwrap_or_default(),
+                });
+                start = i;
+            }
+        }
+        for p in corpus.map(|c| c.pages.as_slice()).unwrap_or_default() {
+            if !seen.contains_key(&p.id) {
+                pages.push(CvPage {
+                    doc: p.id.clone(),
+                    group: p.group.clone(),
+                    rows: 0..0,
+                    page_type: p.page_type.clone(),
+                    gold: p.gold.clone(),
+                });
+            }
+        }
+        Ok(CvData { data, texts, pages })
+    }
+}
+
+fn read_texts(csv: &Path) -> Result<Vec<String>> {
+    let err = |e: csv::Error| Error::Csv {
+        path: csv.to_path_buf(),
+        message: e.to_string(),
+    };
+    let mut reader = csv::Reader::from_path(csv).map_err(err)?;
+    let idx = reader
+        .headers()
+        .map_err(err)?
+        .iter()
+        .position(|h| h == "text")
+        .ok_or_else(|| Error::Csv {
+            path: csv.to_path_buf(),
+            message: "missing column \"text\" (write the CSV with mainline label)".into(),
+        })?;
+    let mut texts = Vec::new();
+    let mut record = csv::StringRecord::new();
+    while reader.read_record(&mut record).map_err(err)? {
+        texts.push(record.get(idx).unwrap_or("").to_string());
+    }
+    Ok(texts)
+}
+
+/// One page's result under one recipe.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PageResult {
+    /// Page id.
+    pub doc: String,
+    /// Its site.
+    pub group: String,
+    /// Page type, when known.
+    pub page_type: Option<String>,
+    /// The fold the page was held out in.
+    pub fold: usize,
+    /// Word precision, recall and F1 against the gold text.
+    pub scores: WordScores,
+}
+
+/// All results of one recipe.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct RecipeResult {
+    /// The recipe, as written.
+    pub recipe: String,
+    /// Per page, in corpus order.
+    pub pages: Vec<PageResult>,
+    /// Line decisions against the labels, over all held-out lines.
+    pub lines: Confusion,
+}
+
+impl RecipeResult {
+    /// Mean page word F1.
+    pub fn mean_f1(&self) -> f64 {
+        eval::mean(&self.pages.iter().map(|p| p.scores.f1).collect::<Vec<_>>())
+    }
+}
+
+/// Options of [`cross_validate`].
+#[derive(Debug, Clone)]
+pub struct CvOptions {
+    /// Number of folds.
+    pub folds: usize,
+    /// Seed for the fold assignment and training.
+    pub seed: u64,
+    /// Training parameters shared by all trained recipes (model type, features and context
+    /// come from each recipe).
+    pub params: TrainParams,
+}
+
+/// Cross-validates `recipes` on `cv`, calling `progress` with a message after each training.
+///
+/// # Errors
+/// When a recipe names a feature the CSV lacks, or training fails on a fold.
+pub fn cross_validate(
+    cv: &CvData,
+    recipes: &[Recipe],
+    options: &CvOptions,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<RecipeResult>> {
+    let page_groups: Vec<String> = cv.pages.iter().map(|p| p.group.clone()).collect();
+    let page_fold = train::group_kfold(&page_groups, options.folds, options.seed);
+    let mut row_fold = vec![0usize; cv.data.len()];
+    for (p, page) in cv.pages.iter().enumerate() {
+        for r in page.rows.clone() {
+            row_fold[r] = page_fold[p];
+        }
+    }
+    let mut results = Vec::new();
+    for recipe in recipes {
+        let columns = recipe.columns();
+        let idx: Vec<usize> = columns
+            .iter()
+            .map(|c| {
+                cv.data.feature_index(c).ok_or_else(|| {
+                    Error::FeatureMismatch(format!(
+                        "the CSV has no column {c:?} needed by {recipe}"
+                    ))
+                })
+            })
+            .collect::<Result<_>>()?;
+        let mut keep = vec![false; cv.data.len()];
+        match recipe {
+            Recipe::Threshold(t) => {
+                for (r, k) in keep.iter_mut().enumerate() {
+                    *k = cv.data.x[[r, idx[0]]] > *t;
+                }
+            }
+            Recipe::Trained { model, context, .. } => {
+                let sub = Dataset {
+                    features: columns.clone(),
+                    x: cv.data.x.select(Axis(1), &idx),
+                    y: cv.data.y.clone(),
+                    groups: cv.data.groups.clone(),
+                    docs: cv.data.docs.clone(),
+                };
+                for fold in 0..options.folds {
+                    let train_all: Vec<usize> =
+                        (0..sub.len()).filter(|&r| row_fold[r] != fold).collect();
+                    let test: Vec<usize> =
+                        (0..sub.len()).filter(|&r| row_fold[r] == fold).collect();
+                    if test.is_empty() {
+                        continue;
+                    }
+                    let train_groups: Vec<String> =
+                        train_all.iter().map(|&r| sub.groups[r].clone()).collect();
+                    let (t_idx, v_idx) = train::group_split(
+                        &train_groups,
+                        options.params.val_fraction,
+                        options.seed.wrapping_add(fold as u64),
+                    );
+                    let train_rows: Vec<usize> = t_idx.iter().map(|&i| train_all[i]).collect();
+                    let val_rows: Vec<usize> = v_idx.iter().map(|&i| train_all[i]).collect();
+                    let mut params = options.params.clone();
+                    params.model = *model;
+                    params.context = *context;
+                    params.seed = options.seed.wrapping_add(fold as u64);
+                    let (m, report) =
+                        train::train_on_rows(&sub, &train_rows, &val_rows, &params, &mut |_| {})?;
+                    let mut row = Vec::with_capacity(columns.len());
+                    for &r in &test {
+                        row.clear();
+                        row.extend(sub.x.row(r).iter().copied());
+                        keep[r] = m.keep(&row);
+                    }
+                    progress(&format!(
+                        "{recipe}: fold {}/{}: {} epochs, validation line F1 {:.3}",
+                        fold + 1,
+                        options.folds,
+                        report.epochs_run,
+                        report.validation.f1
+                    ));
+                }
+            }
+        }
+        let mut lines = Confusion::default();
+        for (r, &k) in keep.iter().enumerate() {
+            lines.add(k, cv.data.y[r]);
+        }
+        let pages = cv
+            .pages
+            .iter()
+            .zip(&page_fold)
+            .map(|(page, &fold)| {
+                let text: Vec<&str> = page
+                    .rows
+                    .clone()
+                    .filter(|&r| keep[r])
+                    .map(|r| cv.texts[r].as_str())
+                    .collect();
+                PageResult {
+                    doc: page.doc.clone(),
+                    group: page.group.clone(),
+                    page_type: page.page_type.clone(),
+                    fold,
+                    scores: eval::word_scores(&text.join("\n"), &page.gold),
+                }
+            })
+            .collect();
+        results.push(RecipeResult {
+            recipe: recipe.to_string(),
+            pages,
+            lines,
+        });
+    }
+    Ok(results)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recipes_parse_and_print_back() {
+        for s in [
+            "logistic/seed/1",
+            "mlp/full/3",
+            "mlp/density+ln_html_bytes/2",
+        ] {
+            assert_eq!(s.parse::<Recipe>().unwrap().to_string(), s);
+        }
+        assert_eq!(
+            "threshold".parse::<Recipe>().unwrap(),
+            Recipe::Threshold(0.5)
+        );
+        assert!("mlp/full/9".parse::<Recipe>().is_err());
+        assert!("svm/full/1".parse::<Recipe>().is_err());
+        assert!("mlp/nonsense/1".parse::<Recipe>().is_err());
+    }
+
+    #[test]
+    fn attribute_lists_expand_over_the_context() {
+        let r: Recipe = "logistic/density+ln_text_bytes/1".parse().unwrap();
+        assert_eq!(
+            r.columns(),
+            [
+                "density",
+                "ln_text_bytes",
+                "prev1_density",
+                "prev1_ln_text_bytes",
+                "next1_density",
+                "next1_ln_text_bytes"
+            ]
+        );
+        let seed: Recipe = "logistic/seed/2".parse().unwrap();
+        assert_eq!(seed.columns(), features::select(FeatureSet::Seed, 2));
+    }
+}
