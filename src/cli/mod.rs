@@ -4,6 +4,7 @@ mod eval;
 mod filter;
 mod label;
 mod lines;
+mod plot;
 mod train;
 
 use std::io::{self, Read, Write};
@@ -35,6 +36,7 @@ enum Command {
     Label(label::Args),
     Train(train::Args),
     Eval(eval::Args),
+    Plot(plot::Args),
 }
 
 /// Runs the parsed command line.
@@ -45,6 +47,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Label(args) => label::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Train(args) => train::run(args),
+        Command::Plot(args) => plot::run(args),
     }
 }
 
