@@ -126,12 +126,30 @@ pub const BASE: [(&str, &str); N_BASE] = [
         "separator_ratio",
         "share of characters that are | • · » › or /, as in menus and breadcrumbs",
     ),
+    (
+        "container_ln_text_bytes",
+        "ln(1 + text bytes so far in the block around the line's block, this line included)",
+    ),
+    (
+        "container_link_density",
+        "link density so far in that container",
+    ),
+    (
+        "container_ln_lines",
+        "ln(1 + lines so far in that container)",
+    ),
+    (
+        "region_ln_text_bytes",
+        "ln(1 + text bytes so far in the next block up)",
+    ),
+    ("region_link_density", "link density so far in that region"),
+    ("region_ln_lines", "ln(1 + lines so far in that region)"),
     ("ln_line_index", "ln(1 + position of the line in the page)"),
     ("ln_offset", "ln(1 + input offset where the line starts)"),
 ];
 
 /// Number of [`BASE`] features.
-pub const N_BASE: usize = 49;
+pub const N_BASE: usize = 55;
 
 /// Attributes repeated for each neighbour line: `(suffix, description)`.
 pub const NEIGHBOUR: [(&str, &str); N_NEIGHBOUR] = [
@@ -293,6 +311,12 @@ impl LineFeatures {
             flag(t.starts_upper),
             flag(t.copyright),
             t.separator_ratio,
+            ln1p(line.container.text_bytes),
+            line.container.link_density() as f32,
+            ln1p(line.container.lines as u64),
+            ln1p(line.region.text_bytes),
+            line.region.link_density() as f32,
+            ln1p(line.region.lines as u64),
             ln1p(line.index),
             ln1p(line.start),
         ])

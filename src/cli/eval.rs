@@ -17,7 +17,7 @@ use mainline::eval::{self, Confusion, WordScores};
 use mainline::extract::{ModelScorer, Scorer, Threshold, extract_text};
 use mainline::methods::Method;
 use mainline::model::Model;
-use mainline::train::{self, ModelType, TrainParams};
+use mainline::train::{self, ModelType, ThresholdObjective, TrainParams};
 
 /// Evaluate extraction: the fixed threshold, trained models and the other seed algorithms.
 ///
@@ -87,6 +87,18 @@ pub struct Args {
     /// MLP: most epochs for cross-validation.
     #[arg(long, default_value_t = 40)]
     epochs: usize,
+
+    /// L2 penalty for cross-validation training.
+    #[arg(long, default_value_t = 1e-4)]
+    l2: f64,
+
+    /// MLP: Adam learning rate for cross-validation.
+    #[arg(long, default_value_t = 1e-3)]
+    learning_rate: f64,
+
+    /// What trained thresholds maximise on the validation sites: `f1` or `accuracy`.
+    #[arg(long, default_value = "f1")]
+    threshold_objective: ThresholdObjective,
 
     /// Seed for folds, training and the bootstrap.
     #[arg(long, default_value_t = 42)]
@@ -163,6 +175,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             params: TrainParams::new(ModelType::Mlp)
                 .hidden(args.hidden.clone())
                 .epochs(args.epochs)
+                .l2(args.l2)
+                .learning_rate(args.learning_rate)
+                .threshold_objective(args.threshold_objective)
                 .seed(args.seed),
         };
         let started = Instant::now();

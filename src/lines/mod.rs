@@ -113,6 +113,12 @@ pub struct Line {
     pub context: u16,
     /// Class/id hint bits ([`hint`]) of all open ancestors.
     pub hints: u16,
+    /// The lines so far (this one included) inside the block element that encloses the
+    /// line's own block: a menu item's list, a paragraph's article body. Zero when there is
+    /// no such element.
+    pub container: Totals,
+    /// The same for the next block element up (a menu's nav, an article body's article).
+    pub region: Totals,
     /// `tag.class.names#id` of the nearest ancestors that have a class or id, nearest first,
     /// at most [`MAX_ANCESTORS`], each at most [`MAX_DESCRIPTOR_BYTES`] long.
     pub ancestors: Vec<Arc<str>>,
@@ -156,6 +162,36 @@ struct Open {
     ctx: u16,
     hints: u16,
     descriptor: Option<Arc<str>>,
+    /// Text bytes, link bytes and lines of the lines inside this element so far.
+    totals: Totals,
+}
+
+/// Running totals of the lines inside an element.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Totals {
+    /// Text bytes of the lines so far.
+    pub text_bytes: u64,
+    /// Text bytes inside links so far.
+    pub link_bytes: u64,
+    /// Number of lines so far.
+    pub lines: u32,
+}
+
+impl Totals {
+    fn add(&mut self, text: u64, link: u64) {
+        self.text_bytes += text;
+        self.link_bytes += link;
+        self.lines = self.lines.saturating_add(1);
+    }
+
+    /// Share of the text inside links, from 0 to 1.
+    pub fn link_density(&self) -> f64 {
+        if self.text_bytes == 0 {
+            0.0
+        } else {
+            self.link_bytes as f64 / self.text_bytes as f64
+        }
+    }
 }
 
 /// Element kinds that take part in implied end tags.
@@ -368,6 +404,7 @@ impl State {
             ctx: ctx_bits,
             hints,
             descriptor,
+            totals: Totals::default(),
         });
         Some((id, info.breaks))
     }
@@ -582,6 +619,17 @@ impl State {
         let end = pos.min(self.max_seen).max(self.line_start);
         let cur = std::mem::take(&mut self.cur);
         let text_bytes = cur.text.len() as u64;
+        // Every open element counts the line; the line reads the totals of the second and
+        // third nearest line-breaking elements (its block's container and region).
+        let mut blocks = [Totals::default(); 3];
+        let mut found = 0;
+        for open in self.stack.iter_mut().rev() {
+            open.totals.add(text_bytes, cur.link_bytes);
+            if open.breaks && found < 3 {
+                blocks[found] = open.totals;
+                found += 1;
+            }
+        }
         self.queue.push_back(Line {
             index: self.index,
             text: cur.text,
@@ -594,6 +642,8 @@ impl State {
             depth: cur.depth,
             context: cur.context,
             hints: cur.hints,
+            container: blocks[1],
+            region: blocks[2],
             ancestors: cur.ancestors,
         });
         self.index += 1;

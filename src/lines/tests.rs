@@ -222,3 +222,38 @@ fn long_class_lists_are_cut_in_the_descriptor() {
     assert!(d.len() <= MAX_DESCRIPTOR_BYTES + 8, "{d}");
     assert!(d.starts_with("div.c0.c1"));
 }
+
+#[test]
+fn containers_count_the_lines_inside_them_so_far() {
+    let html = "<nav><ul><li><a href=/a>One</a><li><a href=/b>Two</a></ul></nav>\
+        <div class=body><p>Alpha beta.</p><p>Gamma.</p></div>";
+    let lines = split(html.as_bytes()).unwrap();
+    // "Two": its block is the li, the container the ul, the region the nav.
+    assert_eq!(
+        lines[1].container,
+        Totals {
+            text_bytes: 6,
+            link_bytes: 6,
+            lines: 2
+        }
+    );
+    assert_eq!(
+        lines[1].region,
+        Totals {
+            text_bytes: 6,
+            link_bytes: 6,
+            lines: 2
+        }
+    );
+    // "Gamma.": block p, container the div (both paragraphs so far), no region.
+    assert_eq!(
+        lines[3].container,
+        Totals {
+            text_bytes: 17,
+            link_bytes: 0,
+            lines: 2
+        }
+    );
+    assert_eq!(lines[3].region, Totals::default());
+    assert_eq!(lines[1].container.link_density(), 1.0);
+}

@@ -82,13 +82,24 @@ fn candidates() -> impl Iterator<Item = f32> {
 
 /// The threshold among 0.05, 0.06, ..., 0.95 that maximises line F1 of `score >= t`, and
 /// the metrics there. Ties go to the threshold closest to 0.5, then the lower one.
-pub(crate) fn best_threshold(scores: &[f32], actual: &[bool]) -> (f32, LineMetrics) {
+pub(crate) fn best_threshold(
+    scores: &[f32],
+    actual: &[bool],
+    objective: super::params::ThresholdObjective,
+) -> (f32, LineMetrics) {
+    let value = |m: &LineMetrics| match objective {
+        super::params::ThresholdObjective::F1 => m.f1,
+        super::params::ThresholdObjective::Accuracy => m.accuracy,
+    };
     let mut best: Option<(f32, LineMetrics)> = None;
     for t in candidates() {
         let m = LineMetrics::new(scores.iter().map(|&s| s >= t), actual);
         let better = match &best {
             None => true,
-            Some((bt, bm)) => m.f1 > bm.f1 || (m.f1 == bm.f1 && (t - 0.5).abs() < (bt - 0.5).abs()),
+            Some((bt, bm)) => {
+                value(&m) > value(bm)
+                    || (value(&m) == value(bm) && (t - 0.5).abs() < (bt - 0.5).abs())
+            }
         };
         if better {
             best = Some((t, m));
@@ -127,7 +138,11 @@ mod tests {
     fn the_best_threshold_separates_the_scores() {
         let scores = [0.1, 0.2, 0.22, 0.7, 0.8, 0.25];
         let actual = [false, false, false, true, true, true];
-        let (t, m) = best_threshold(&scores, &actual);
+        let (t, m) = best_threshold(
+            &scores,
+            &actual,
+            super::super::params::ThresholdObjective::F1,
+        );
         assert_eq!(m.f1, 1.0);
         // 0.23, 0.24 and 0.25 all separate; the one nearest 0.5 wins.
         assert_eq!(t, 0.25);
@@ -135,7 +150,11 @@ mod tests {
 
     #[test]
     fn ties_prefer_the_threshold_nearest_one_half() {
-        let (t, _) = best_threshold(&[0.01, 0.99], &[false, true]);
+        let (t, _) = best_threshold(
+            &[0.01, 0.99],
+            &[false, true],
+            super::super::params::ThresholdObjective::F1,
+        );
         assert_eq!(t, 0.5);
     }
 }

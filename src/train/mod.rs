@@ -44,7 +44,7 @@ mod split;
 
 pub use dataset::{Dataset, NON_FEATURE_COLUMNS, read_labelled_csv, read_labelled_csv_from};
 pub use metrics::LineMetrics;
-pub use params::{ModelType, TrainParams};
+pub use params::{ModelType, ThresholdObjective, TrainParams};
 pub use split::{group_kfold, group_split};
 
 use ndarray::{Array2, ArrayView2};
@@ -262,7 +262,8 @@ pub fn train_on_rows(
     // Score the validation rows exactly as inference will.
     let raw_val = data.x.select(ndarray::Axis(0), val_rows);
     let scores = model.score_batch(raw_val.view()).to_vec();
-    let (threshold, validation) = metrics::best_threshold(&scores, &y_val);
+    let (threshold, validation) =
+        metrics::best_threshold(&scores, &y_val, params.threshold_objective);
     model.threshold = threshold;
     let validation_at_half = LineMetrics::new(scores.iter().map(|&s| s >= 0.5), &y_val);
     let baseline = data

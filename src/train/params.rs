@@ -98,6 +98,32 @@ pub struct TrainParams {
     pub recipe: String,
     /// Which data it is trained on (for example the CSV's path); recorded in the model.
     pub data: String,
+    /// What the decision threshold is chosen to maximise on the validation rows.
+    pub threshold_objective: ThresholdObjective,
+}
+
+/// What the decision threshold is chosen to maximise on the validation rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ThresholdObjective {
+    /// Line F1 of the content class (the default): favours recall of content lines.
+    #[default]
+    F1,
+    /// Line accuracy: the fewest misclassified lines.
+    Accuracy,
+}
+
+impl std::str::FromStr for ThresholdObjective {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "f1" => Ok(ThresholdObjective::F1),
+            "accuracy" => Ok(ThresholdObjective::Accuracy),
+            _ => Err(format!(
+                "unknown threshold objective {s:?}: use f1 or accuracy"
+            )),
+        }
+    }
 }
 
 impl Default for TrainParams {
@@ -125,6 +151,7 @@ impl TrainParams {
             context: 0,
             recipe: String::new(),
             data: String::new(),
+            threshold_objective: ThresholdObjective::F1,
         }
     }
 
@@ -213,6 +240,13 @@ impl TrainParams {
     }
 
     /// Data description recorded in the model's provenance. Default: empty.
+    /// What the threshold maximises on the validation rows. Default: [`ThresholdObjective::F1`].
+    pub fn threshold_objective(mut self, objective: ThresholdObjective) -> Self {
+        self.threshold_objective = objective;
+        self
+    }
+
+    /// Which data the model is trained on, recorded in the model. Default: empty.
     pub fn data(mut self, data: impl Into<String>) -> Self {
         self.data = data.into();
         self
@@ -285,6 +319,7 @@ impl TrainParams {
                 "max_iterations": self.max_iterations,
                 "val_fraction": self.val_fraction,
                 "seed": self.seed,
+                "threshold_objective": self.threshold_objective,
             }),
             ModelType::Mlp => serde_json::json!({
                 "model": self.model,
@@ -298,6 +333,7 @@ impl TrainParams {
                 "balance_classes": self.balance_classes,
                 "val_fraction": self.val_fraction,
                 "seed": self.seed,
+                "threshold_objective": self.threshold_objective,
             }),
         }
     }
