@@ -321,7 +321,7 @@ fn print_seed_table(results: &[MethodLines]) {
     let baseline = results.first().map(|r| r.lines.errors()).unwrap_or(0);
     println!(
         "{:<22} {:>9} {:>9} {:>9} {:>11}",
-        "method", "errors", "false +", "false -", "vs fixed"
+        "method", "errors", "false +", "false -", "reduction"
     );
     for r in results {
         let c = &r.lines;
@@ -331,9 +331,10 @@ fn print_seed_table(results: &[MethodLines]) {
             c.errors(),
             c.fp,
             c.fn_,
-            -100.0 * eval::error_reduction(baseline, c.errors()),
+            100.0 * eval::error_reduction(baseline, c.errors()),
         );
     }
+    println!("(reduction: fewer misclassified lines than the fixed threshold)");
 }
 
 fn print_line_table(results: &[MethodLines]) {
