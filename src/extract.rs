@@ -108,6 +108,8 @@ impl Scorer for Observe {
 pub struct ModelScorer {
     model: Model,
     columns: Vec<usize>,
+    /// The model reads the first columns of the row in order (no gathering needed).
+    prefix: bool,
 }
 
 /// The model built into mainline (`models/default.json`, see `models/README.md`).
@@ -143,7 +145,12 @@ impl ModelScorer {
         }
         let names: Vec<&str> = features::names().iter().map(String::as_str).collect();
         let columns = model.bind(&names)?;
-        Ok(ModelScorer { model, columns })
+        let prefix = columns.iter().enumerate().all(|(i, &c)| i == c);
+        Ok(ModelScorer {
+            model,
+            columns,
+            prefix,
+        })
     }
 
     /// The model built into mainline.
@@ -164,9 +171,13 @@ impl Scorer for ModelScorer {
     }
 
     fn decide(&self, row: &[f32], scratch: &mut Vec<f32>) -> (f32, bool) {
-        scratch.clear();
-        scratch.extend(self.columns.iter().map(|&i| row[i]));
-        let score = self.model.score(scratch);
+        let score = if self.prefix {
+            self.model.score(&row[..self.columns.len()])
+        } else {
+            scratch.clear();
+            scratch.extend(self.columns.iter().map(|&i| row[i]));
+            self.model.score(scratch)
+        };
         (score, score >= self.model.threshold)
     }
 

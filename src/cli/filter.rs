@@ -1,18 +1,31 @@
 //! `mainline filter`: the main job. HTML in, main-content text out.
+//!
+//! Inputs are filtered one after the other, or with several inputs (or JSON lines
+//! records) on `--jobs` threads, whose outputs are written in input order
+//! ([`ordered`]). `--recursive` walks directories ([`walk`]); `--input-format jsonl` reads
+//! and writes one JSON object per line ([`jsonl`]).
 
+mod jsonl;
+mod ordered;
+mod walk;
+
+use std::collections::HashMap;
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
-use mainline::extract::{Decision, Scorer};
+use mainline::extract::{Decision, Extractor, Scorer};
 use mainline::features;
 use mainline::methods::Method;
 
 use super::{Failure, display_name, inputs_or_stdin, stream_file};
+use walk::Found;
 
 /// Write the main content of HTML pages as text, one output line per kept line.
 ///
@@ -23,20 +36,40 @@ use super::{Failure, display_name, inputs_or_stdin, stream_file};
 /// By default the model built into mainline decides; --model uses another model file and
 /// --threshold the seed design's fixed rule (keep a line when its text density is above X).
 ///
+/// Several inputs are filtered in parallel (--jobs); the output is the same as one after
+/// the other, in the order of the inputs. With more than one input a summary line (files,
+/// bytes, failures, seconds) ends standard error, and when standard error is a terminal
+/// (and standard output is not, or --out-dir is given) a progress bar shows pages/s and
+/// MB/s; --quiet turns both off.
+///
 /// An input that cannot be read is reported on standard error with its name, the other
 /// inputs are still processed, and the exit code is 1.
+///
+/// JSON lines (--input-format jsonl), for pipelines such as Spark's RDD.pipe, Hadoop
+/// streaming or GNU parallel: every input line is one JSON object with an "html" string.
+/// Every input line gives exactly one output line, in order: the record's other fields in
+/// their order, unchanged, then "text" (the kept lines joined by "\n"). "html" is left out
+/// unless --keep-html; input fields named "text" or "error" are replaced. A record that
+/// cannot be filtered (not a JSON object, no "html" string, an empty line, a document the
+/// filter rejects) gets "text": null and "error": why; it never stops the stream and does
+/// not change the exit code. The html string is taken as decoded text: a <meta> charset in
+/// it is ignored.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
     mainline filter page.html\n  \
     mainline filter --out-dir texts/ pages/*.html.gz\n  \
-    curl -s https://example.org | mainline filter --format jsonl | jq 'select(.keep|not).text'")]
+    mainline filter --recursive --out-dir texts/ crawl/\n  \
+    curl -s https://example.org | mainline filter --format jsonl | jq 'select(.keep|not).text'\n  \
+    zcat pages.jsonl.gz | mainline filter --input-format jsonl --jobs 8 > texts.jsonl")]
 pub struct Args {
-    /// HTML files (plain or gzip). `-` or no file reads standard input.
+    /// HTML files (plain or gzip), or directories with --recursive. `-` or no file reads
+    /// standard input.
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
 
     /// Write each input's text to DIR/<stem>.txt (the file name without .gz, .html, .htm)
-    /// instead of standard output. Each file is written whole or not at all.
+    /// instead of standard output. Each file is written whole or not at all. Pages found by
+    /// --recursive keep their path below the directory given (DIR/<sub/dirs>/<stem>.txt).
     #[arg(long, value_name = "DIR")]
     out_dir: Option<PathBuf>,
 
@@ -44,6 +77,30 @@ pub struct Args {
     /// the page with its text, byte counts, density, score, decision and feature values).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+
+    /// What the inputs hold: `html` (one page per input) or `jsonl` (one JSON object per
+    /// line, each with the page in its "html" field; see above).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = InputFormat::Html)]
+    input_format: InputFormat,
+
+    /// With --input-format jsonl: keep the "html" field in the output records.
+    #[arg(long)]
+    keep_html: bool,
+
+    /// Walk directories given as inputs, and their subdirectories, for pages: files named
+    /// *.html, *.htm, *.html.gz or *.htm.gz (in any case), in name order. Symbolic links to
+    /// directories are not followed.
+    #[arg(short, long)]
+    recursive: bool,
+
+    /// Filter up to N inputs (or batches of JSON lines records) at once, on N threads.
+    /// Default: one per core. The output does not depend on N.
+    #[arg(short, long, value_name = "N")]
+    jobs: Option<NonZeroUsize>,
+
+    /// No progress bar and no summary line on standard error (failures are still reported).
+    #[arg(short, long)]
+    quiet: bool,
 
     /// Keep lines whose text density (text bytes / HTML bytes) is above X, the seed
     /// design's fixed rule (its value: 0.5), instead of using a model.
@@ -77,99 +134,410 @@ enum Format {
     Jsonl,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum InputFormat {
+    /// One HTML page per input.
+    Html,
+    /// One JSON object per line, with the page in its "html" field.
+    Jsonl,
+}
+
 pub fn run(args: Args) -> Result<ExitCode> {
+    let jsonl_in = args.input_format == InputFormat::Jsonl;
     if let Some(method) = args.method {
-        return run_dom(method, &args);
+        anyhow::ensure!(
+            args.format == Format::Text,
+            "--format jsonl describes the lines of the streaming filter; --method {method} writes text only"
+        );
+        anyhow::ensure!(
+            args.dot.is_none() || method == Method::MostLinked,
+            "--dot draws the tree of most-linked; use it with --method most-linked"
+        );
     }
-    let scorer = super::scorer(args.threshold, args.model.as_deref())?;
-    if let Some(dir) = &args.out_dir {
-        fs::create_dir_all(dir)
-            .with_context(|| format!("creating output directory {}", dir.display()))?;
-    }
-    let inputs = inputs_or_stdin(args.files);
-    let mut failed = 0usize;
+    anyhow::ensure!(
+        !(jsonl_in && args.format == Format::Jsonl),
+        "--format jsonl describes every line of a page; with --input-format jsonl each record gets its text"
+    );
+    anyhow::ensure!(
+        !(jsonl_in && args.out_dir.is_some()),
+        "--input-format jsonl writes one output record per input record to standard output; drop --out-dir"
+    );
+    anyhow::ensure!(
+        !(jsonl_in && args.dot.is_some()),
+        "--dot draws the tree of one page; it does not apply to --input-format jsonl"
+    );
+    anyhow::ensure!(
+        jsonl_in || !args.keep_html,
+        "--keep-html applies to --input-format jsonl"
+    );
+    let engine = match args.method {
+        Some(method) => Engine::Dom {
+            method,
+            dot: args.dot.clone(),
+        },
+        None => Engine::Lines {
+            scorer: super::scorer(args.threshold, args.model.as_deref())?,
+            format: args.format,
+        },
+    };
+    let found = walk::expand(inputs_or_stdin(args.files), args.recursive);
+    anyhow::ensure!(
+        args.dot.is_none() || found.len() == 1,
+        "--dot writes one graph: give one input"
+    );
+    let inputs = found.len();
+    let jobs: Box<dyn Iterator<Item = Job> + Send> = if jsonl_in {
+        let paths = found.into_iter().map(|f| match f {
+            Found::Page { path, .. } | Found::Unreadable { path, .. } => path,
+        });
+        Box::new(jsonl::Batches::new(paths.collect()).map(|b| match b {
+            jsonl::Batch::Lines(lines) => Job::Records(lines),
+            jsonl::Batch::Failed(path, error) => Job::Failed(path, error),
+        }))
+    } else {
+        Box::new(page_jobs(found, args.out_dir.as_deref(), args.format)?.into_iter())
+    };
+    let ctx = Arc::new(Shared {
+        engine,
+        keep_html: args.keep_html,
+    });
+    let threads = args
+        .jobs
+        .or_else(|| std::thread::available_parallelism().ok())
+        .map_or(1, NonZeroUsize::get);
+    let show = !args.quiet && (inputs > 1 || jsonl_in);
+    let progress = (show
+        && io::stderr().is_terminal()
+        && (args.out_dir.is_some() || !io::stdout().is_terminal()))
+    .then(|| progress_bar(if jsonl_in { None } else { Some(inputs) }));
+    let mut tally = Tally::new(progress, jsonl_in);
+
     let mut stdout = super::stdout();
-    for path in &inputs {
-        let result = match &args.out_dir {
-            Some(dir) => filter_to_dir(path, dir, &scorer, args.format),
-            None => filter_one(path, &scorer, args.format, &mut stdout),
-        };
-        match result {
-            Ok(()) => {}
-            Err(Failure::Input(e)) => {
-                failed += 1;
-                eprintln!("mainline: {}: {e:#}", display_name(path));
-            }
-            Err(Failure::Output(e)) => {
-                return Err(anyhow::Error::new(e).context("writing output"));
+    if threads > 1 && (inputs > 1 || jsonl_in) {
+        let work_ctx = Arc::clone(&ctx);
+        ordered::run(
+            jobs,
+            threads,
+            2 * threads,
+            move |job, out| execute(job, &work_ctx, out),
+            |event| match event {
+                ordered::Event::Data(bytes) => stdout.write_all(&bytes),
+                ordered::Event::Done(outcome) => tally.add(outcome?),
+                ordered::Event::Idle => stdout.flush(),
+            },
+        )
+        .context("writing output")?;
+    } else {
+        for job in jobs {
+            let records = matches!(job, Job::Records(_));
+            tally.add(execute(job, &ctx, &mut stdout).context("writing output")?)?;
+            if records {
+                // Records stream through: hand each batch on as soon as it is done.
+                stdout.flush().context("writing to standard output")?;
             }
         }
     }
     super::finish(stdout)?;
-    Ok(if failed > 0 {
+    tally.finish(!args.quiet && inputs > 1);
+    Ok(if tally.failed > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
 }
 
-/// `--method`: a whole-document algorithm per input.
-fn run_dom(method: Method, args: &Args) -> Result<ExitCode> {
-    anyhow::ensure!(
-        args.format == Format::Text,
-        "--format jsonl describes the lines of the streaming filter; --method {method} writes text only"
-    );
-    anyhow::ensure!(
-        args.dot.is_none() || method == Method::MostLinked,
-        "--dot draws the tree of most-linked; use it with --method most-linked"
-    );
-    if let Some(dir) = &args.out_dir {
+/// How pages are filtered.
+enum Engine {
+    /// The streaming line filter.
+    Lines {
+        scorer: Arc<dyn Scorer>,
+        format: Format,
+    },
+    /// A whole-document method (--method).
+    Dom {
+        method: Method,
+        dot: Option<PathBuf>,
+    },
+}
+
+/// What every job needs.
+struct Shared {
+    engine: Engine,
+    keep_html: bool,
+}
+
+/// One unit of work, done on any thread; its output keeps its place in the input order.
+enum Job {
+    /// A page, written to standard output or, with --out-dir, to the file given.
+    Page {
+        path: PathBuf,
+        target: Option<PathBuf>,
+    },
+    /// JSON lines records.
+    Records(Vec<Vec<u8>>),
+    /// An input that could not be read, reported in its turn.
+    Failed(PathBuf, anyhow::Error),
+}
+
+/// What a job came to, for the report on standard error.
+#[derive(Debug, Default)]
+struct Outcome {
+    /// Input bytes filtered (decompressed HTML; for records, their html strings).
+    bytes: u64,
+    /// Pages filtered (for records: records with a text).
+    pages: u64,
+    /// Records with an error.
+    bad_records: u64,
+    /// The input that failed, and why.
+    failure: Option<(PathBuf, anyhow::Error)>,
+}
+
+/// The page jobs, with their output files under `out_dir`.
+///
+/// # Errors
+/// When two inputs would be written to the same file.
+fn page_jobs(found: Vec<Found>, out_dir: Option<&Path>, format: Format) -> Result<Vec<Job>> {
+    let ext = match format {
+        Format::Text => "txt",
+        Format::Jsonl => "jsonl",
+    };
+    let mut targets: HashMap<PathBuf, PathBuf> = HashMap::new();
+    let mut jobs = Vec::with_capacity(found.len());
+    if let Some(dir) = out_dir {
         fs::create_dir_all(dir)
             .with_context(|| format!("creating output directory {}", dir.display()))?;
     }
-    let inputs = inputs_or_stdin(args.files.clone());
-    anyhow::ensure!(
-        args.dot.is_none() || inputs.len() == 1,
-        "--dot writes one graph: give one input"
-    );
-    let mut failed = 0usize;
-    let mut stdout = super::stdout();
-    for path in &inputs {
-        let html = match read_decoded(path) {
-            Ok(h) => h,
-            Err(e) => {
-                failed += 1;
-                eprintln!("mainline: {}: {e:#}", display_name(path));
-                continue;
+    for f in found {
+        match f {
+            Found::Unreadable { path, error } => {
+                let error = anyhow::Error::new(error).context("reading the directory");
+                jobs.push(Job::Failed(path, error));
             }
-        };
-        let mut text = method.extract(&html);
-        if !text.is_empty() && !text.ends_with('\n') {
-            text.push('\n');
-        }
-        if let Some(dot) = &args.dot {
-            fs::write(dot, mainline::methods::most_linked::dot(&html))
-                .with_context(|| format!("writing {}", dot.display()))?;
-        }
-        match &args.out_dir {
-            Some(dir) => {
-                write_atomically(&dir.join(format!("{}.txt", stem(path))), text.as_bytes())?
+            Found::Page { path, out_name } => {
+                let target = out_dir.map(|dir| {
+                    let mut name = out_name.into_os_string();
+                    name.push(".");
+                    name.push(ext);
+                    dir.join(name)
+                });
+                if let Some(t) = &target {
+                    if let Some(other) = targets.insert(t.clone(), path.clone()) {
+                        anyhow::bail!(
+                            "{} and {} would both be written to {}; filter them separately",
+                            display_name(&other),
+                            display_name(&path),
+                            t.display()
+                        );
+                    }
+                }
+                jobs.push(Job::Page { path, target });
             }
-            None => stdout
-                .write_all(text.as_bytes())
-                .context("writing to standard output")?,
         }
     }
-    super::finish(stdout)?;
-    Ok(if failed > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(jobs)
+}
+
+/// Does one job, writing what goes to standard output into `out`.
+///
+/// # Errors
+/// When writing the output fails (a closed pipe, a full disk): the run stops.
+fn execute(job: Job, ctx: &Shared, out: &mut dyn Write) -> io::Result<Outcome> {
+    match job {
+        Job::Failed(path, error) => Ok(Outcome {
+            failure: Some((path, error)),
+            ..Outcome::default()
+        }),
+        Job::Page { path, target } => {
+            let result = match &target {
+                Some(target) => filter_to_file(&path, target, &ctx.engine),
+                None => ctx.engine.page(&path, out),
+            };
+            match result {
+                Ok(bytes) => Ok(Outcome {
+                    bytes,
+                    pages: 1,
+                    ..Outcome::default()
+                }),
+                Err(Failure::Input(e)) => Ok(Outcome {
+                    failure: Some((path, e)),
+                    ..Outcome::default()
+                }),
+                Err(Failure::Output(e)) => Err(e),
+            }
+        }
+        Job::Records(lines) => {
+            let mut outcome = Outcome::default();
+            for line in lines {
+                let r = jsonl::record(&line, ctx.keep_html, |html| ctx.engine.text(html));
+                out.write_all(&r.line)?;
+                outcome.bytes += r.html_bytes;
+                if r.failed {
+                    outcome.bad_records += 1;
+                } else {
+                    outcome.pages += 1;
+                }
+            }
+            Ok(outcome)
+        }
+    }
+}
+
+impl Engine {
+    /// Filters one page into `out`; returns the input bytes read.
+    fn page(&self, path: &Path, out: &mut dyn Write) -> Result<u64, Failure> {
+        match self {
+            Engine::Lines { scorer, format } => filter_one(path, scorer, *format, out),
+            Engine::Dom { method, dot } => {
+                let (html, bytes) = read_decoded(path).map_err(Failure::Input)?;
+                let mut text = method.extract(&html);
+                if !text.is_empty() && !text.ends_with('\n') {
+                    text.push('\n');
+                }
+                if let Some(dot) = dot {
+                    fs::write(dot, mainline::methods::most_linked::dot(&html))
+                        .with_context(|| format!("writing {}", dot.display()))
+                        .map_err(Failure::Input)?;
+                }
+                out.write_all(text.as_bytes()).map_err(Failure::Output)?;
+                Ok(bytes)
+            }
+        }
+    }
+
+    /// The text of a decoded document held in memory: the kept lines joined by `\n`.
+    fn text(&self, html: &str) -> Result<String, String> {
+        match self {
+            Engine::Lines { scorer, .. } => {
+                let mut ex = Extractor::new(Arc::clone(scorer));
+                // NOTE: the document is already decoded; a byte order mark makes the
+                // splitter read it as UTF-8 whatever a <meta> in it declares.
+                ex.write("\u{feff}".as_bytes())
+                    .and_then(|()| ex.write(html.as_bytes()))
+                    .and_then(|()| ex.end())
+                    .map_err(|e| e.to_string())?;
+                let mut text = String::new();
+                while let Some(d) = ex.next_decision() {
+                    if d.keep {
+                        if !text.is_empty() {
+                            text.push('\n');
+                        }
+                        text.push_str(&d.line.text);
+                    }
+                }
+                Ok(text)
+            }
+            Engine::Dom { method, .. } => {
+                let mut text = method.extract(html);
+                text.truncate(text.trim_end_matches('\n').len());
+                Ok(text)
+            }
+        }
+    }
+}
+
+/// Counts what the jobs came to, reports failures, and draws the progress bar.
+struct Tally {
+    start: Instant,
+    progress: Option<indicatif::ProgressBar>,
+    records: bool,
+    pages: u64,
+    bytes: u64,
+    bad_records: u64,
+    /// Inputs that failed.
+    failed: u64,
+}
+
+fn progress_bar(len: Option<usize>) -> indicatif::ProgressBar {
+    let (bar, template) = match len {
+        Some(n) => (
+            indicatif::ProgressBar::new(n as u64),
+            "{elapsed_precise} [{wide_bar}] {pos}/{len} pages, {msg}",
+        ),
+        None => (
+            indicatif::ProgressBar::new_spinner(),
+            "{spinner} {elapsed_precise} {pos} records, {msg}",
+        ),
+    };
+    let style = indicatif::ProgressStyle::with_template(template)
+        .expect("the progress template is valid")
+        .progress_chars("=> ");
+    bar.set_style(style);
+    bar.enable_steady_tick(Duration::from_millis(250));
+    bar
+}
+
+impl Tally {
+    fn new(progress: Option<indicatif::ProgressBar>, records: bool) -> Self {
+        Tally {
+            start: Instant::now(),
+            progress,
+            records,
+            pages: 0,
+            bytes: 0,
+            bad_records: 0,
+            failed: 0,
+        }
+    }
+
+    fn add(&mut self, outcome: Outcome) -> io::Result<()> {
+        self.pages += outcome.pages;
+        self.bytes += outcome.bytes;
+        self.bad_records += outcome.bad_records;
+        if let Some((path, e)) = outcome.failure {
+            self.failed += 1;
+            let message = format!("mainline: {}: {e:#}", display_name(&path));
+            match &self.progress {
+                Some(bar) => bar.suspend(|| eprintln!("{message}")),
+                None => eprintln!("{message}"),
+            }
+        }
+        if let Some(bar) = &self.progress {
+            let secs = self.start.elapsed().as_secs_f64().max(1e-9);
+            bar.inc(if self.records {
+                outcome.pages + outcome.bad_records
+            } else {
+                1
+            });
+            bar.set_message(format!(
+                "{:.0} {}/s, {:.1} MB/s",
+                self.pages as f64 / secs,
+                if self.records { "records" } else { "pages" },
+                self.bytes as f64 / secs / 1e6
+            ));
+        }
+        Ok(())
+    }
+
+    /// Clears the progress bar and, when `summary`, writes the summary line.
+    fn finish(&self, summary: bool) {
+        if let Some(bar) = &self.progress {
+            bar.finish_and_clear();
+        }
+        if summary {
+            let secs = self.start.elapsed().as_secs_f64();
+            let what = if self.records {
+                format!(
+                    "{} records ({} with errors), ",
+                    self.pages + self.bad_records,
+                    self.bad_records
+                )
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "mainline: {what}{} pages, {:.1} MB in {secs:.2} s ({:.1} MB/s), {} failed inputs",
+                self.pages,
+                self.bytes as f64 / 1e6,
+                self.bytes as f64 / 1e6 / secs.max(1e-9),
+                self.failed
+            );
+        }
+    }
 }
 
 /// Reads a whole input (decompressed) and decodes it to UTF-8 with the splitter's rules.
-fn read_decoded(path: &Path) -> Result<String> {
+/// Also returns the number of bytes read.
+fn read_decoded(path: &Path) -> Result<(String, u64)> {
     let mut bytes = Vec::new();
     let mut input = mainline::input::open(path)?;
     std::io::Read::read_to_end(&mut input, &mut bytes)?;
@@ -177,62 +545,50 @@ fn read_decoded(path: &Path) -> Result<String> {
         anyhow::bail!("not an HTML document: the data looks like a {kind}");
     }
     let encoding = mainline::input::sniff(&bytes, true).encoding;
-    Ok(encoding.decode(&bytes).0.into_owned())
+    Ok((encoding.decode(&bytes).0.into_owned(), bytes.len() as u64))
 }
 
-fn write_atomically(target: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = target.with_file_name(format!(
-        ".{}.tmp{}",
-        target
-            .file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default(),
-        std::process::id()
-    ));
-    fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
-    fs::rename(&tmp, target)
-        .with_context(|| format!("renaming {} to {}", tmp.display(), target.display()))
-}
-
+/// The streaming filter on one input into `out`; returns the input bytes read.
 fn filter_one(
     path: &Path,
     scorer: &Arc<dyn Scorer>,
     format: Format,
     out: &mut dyn Write,
-) -> Result<(), Failure> {
+) -> Result<u64, Failure> {
     let doc = display_name(path);
     let mut sink = |d: Decision| write_decision(out, &doc, &d, format);
-    stream_file(path, scorer, format == Format::Jsonl, &mut sink).map(|_| ())
+    stream_file(path, scorer, format == Format::Jsonl, &mut sink)
 }
 
-/// Writes into a temporary file beside the target and renames it into place, so an
-/// interrupted run never leaves a half-written file under the final name.
-fn filter_to_dir(
-    path: &Path,
-    dir: &Path,
-    scorer: &Arc<dyn Scorer>,
-    format: Format,
-) -> Result<(), Failure> {
-    let ext = match format {
-        Format::Text => "txt",
-        Format::Jsonl => "jsonl",
-    };
-    let target = dir.join(format!("{}.{ext}", stem(path)));
-    let tmp = dir.join(format!(".{}.{ext}.tmp{}", stem(path), std::process::id()));
+/// Filters `path` into the file `target`. Writes into a temporary file beside the target
+/// and renames it into place, so an interrupted run never leaves a half-written file under
+/// the final name.
+fn filter_to_file(path: &Path, target: &Path, engine: &Engine) -> Result<u64, Failure> {
+    let dir = target.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir)
+        .with_context(|| format!("creating output directory {}", dir.display()))
+        .map_err(Failure::Input)?;
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
     let file = fs::File::create(&tmp)
         .with_context(|| format!("creating {}", tmp.display()))
         .map_err(Failure::Input)?;
     let mut out = io::BufWriter::new(file);
-    let result = filter_one(path, scorer, format, &mut out).and_then(|()| {
+    let result = engine.page(path, &mut out).and_then(|bytes| {
         out.flush()
             .and_then(|()| out.get_ref().sync_all())
+            .map(|()| bytes)
             .map_err(Failure::Output)
     });
     drop(out);
     match result {
-        Ok(()) => fs::rename(&tmp, &target)
+        Ok(bytes) => fs::rename(&tmp, target)
             .with_context(|| format!("renaming {} to {}", tmp.display(), target.display()))
-            .map_err(Failure::Input),
+            .map_err(Failure::Input)
+            .map(|()| bytes),
         Err(e) => {
             let _ = fs::remove_file(&tmp);
             Err(e)

@@ -338,13 +338,16 @@ pub(crate) const LANES: usize = 8;
 #[inline]
 pub(crate) fn dot(a: &[f32], b: &[f32]) -> f32 {
     debug_assert_eq!(a.len(), b.len());
-    let (a8, a_rest) = lanes(a);
-    let (b8, b_rest) = lanes(b);
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let whole = n - n % LANES;
     let mut acc = [0.0_f32; LANES];
-    for (ca, cb) in a8.zip(b8) {
-        acc = mul_add(acc, ca, cb);
+    let mut i = 0;
+    while i < whole {
+        acc = mul_add(acc, &group(a, i), &group(b, i));
+        i += LANES;
     }
-    for (k, (x, y)) in a_rest.iter().zip(b_rest).enumerate() {
+    for (k, (x, y)) in a[whole..].iter().zip(&b[whole..]).enumerate() {
         acc[k] += x * y;
     }
     sum_lanes(acc)
@@ -355,30 +358,30 @@ pub(crate) fn dot(a: &[f32], b: &[f32]) -> f32 {
 #[inline]
 fn standardised_dot(w: &[f32], x: &[f32], scaler: &Scaler) -> f32 {
     debug_assert!(x.len() == w.len() && scaler.mean.len() == w.len());
-    let (w8, w_rest) = lanes(w);
-    let (x8, x_rest) = lanes(x);
-    let (m8, m_rest) = lanes(&scaler.mean);
-    let (s8, s_rest) = lanes(&scaler.std);
+    let n = w.len();
+    let (x, m, s) = (&x[..n], &scaler.mean[..n], &scaler.std[..n]);
+    let whole = n - n % LANES;
     let mut acc = [0.0_f32; LANES];
-    for (((w, x), m), s) in w8.zip(x8).zip(m8).zip(s8) {
-        let z: [f32; LANES] = std::array::from_fn(|k| (x[k] - m[k]) / s[k]);
-        acc = mul_add(acc, w, &z);
+    let mut i = 0;
+    while i < whole {
+        let (xc, mc, sc) = (group(x, i), group(m, i), group(s, i));
+        let z: [f32; LANES] = std::array::from_fn(|k| (xc[k] - mc[k]) / sc[k]);
+        acc = mul_add(acc, &group(w, i), &z);
+        i += LANES;
     }
-    let rest = w_rest.iter().zip(x_rest).zip(m_rest).zip(s_rest);
-    for (k, (((w, x), m), s)) in rest.enumerate() {
-        acc[k] += w * ((x - m) / s);
+    let rest = w[whole..].iter().zip(&x[whole..]).zip(&m[whole..]).zip(&s[whole..]);
+    for (a, (((w, x), m), s)) in acc.iter_mut().zip(rest) {
+        *a += w * ((x - m) / s);
     }
     sum_lanes(acc)
 }
 
-/// `s` as whole groups of [`LANES`] values, and the values left over.
-// NOTE: `<[T]>::as_chunks` would do, but it needs Rust 1.88 and the crate supports 1.85.
+/// The [`LANES`] values of `s` from `at` (which must leave room for them).
 #[inline(always)]
-pub(crate) fn lanes(s: &[f32]) -> (impl Iterator<Item = &[f32; LANES]>, &[f32]) {
-    let chunks = s.chunks_exact(LANES);
-    let rest = chunks.remainder();
-    let whole = chunks.map(|c| <&[f32; LANES]>::try_from(c).expect("chunks of LANES values"));
-    (whole, rest)
+pub(crate) fn group(s: &[f32], at: usize) -> [f32; LANES] {
+    s[at..at + LANES]
+        .try_into()
+        .expect("a group of LANES values")
 }
 
 /// `acc + w · x` lane by lane. Whole arrays by value, so that the compiler keeps them in

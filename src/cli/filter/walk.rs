@@ -1,0 +1,117 @@
+//! The inputs named on the command line, with directories walked for `--recursive`.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// One input to filter.
+#[derive(Debug)]
+pub enum Found {
+    /// A page (or `-`), and the name of its output under `--out-dir` without the
+    /// extension: the stem of a file named on the command line, or for a file found by
+    /// walking a directory its path below that directory with the stem as the last part.
+    Page { path: PathBuf, out_name: PathBuf },
+    /// A directory that could not be read while walking.
+    Unreadable { path: PathBuf, error: io::Error },
+}
+
+/// Whether a file name is that of a page: `.html`, `.htm`, `.html.gz` or `.htm.gz`, in any
+/// case, with something before the extension.
+pub fn is_page(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let lower = lower.strip_suffix(".gz").unwrap_or(&lower);
+    [".html", ".htm"]
+        .iter()
+        .any(|ext| lower.len() > ext.len() && lower.ends_with(ext))
+}
+
+/// The inputs, in order: each argument as it is, or, with `recursive`, the pages below each
+/// directory argument, sorted by name at every level. Symbolic links to files are
+/// followed; symbolic links to directories are not (they could form a cycle).
+pub fn expand(args: Vec<PathBuf>, recursive: bool) -> Vec<Found> {
+    let mut found = Vec::new();
+    for arg in args {
+        if recursive && arg.as_os_str() != "-" && arg.is_dir() {
+            walk(&arg, Path::new(""), &mut found);
+        } else {
+            let out_name = PathBuf::from(super::stem(&arg));
+            found.push(Found::Page {
+                path: arg,
+                out_name,
+            });
+        }
+    }
+    found
+}
+
+fn walk(dir: &Path, below: &Path, found: &mut Vec<Found>) {
+    let entries = fs::read_dir(dir).and_then(|entries| {
+        let mut all = entries.collect::<io::Result<Vec<fs::DirEntry>>>()?;
+        all.sort_by_key(|e| e.file_name());
+        Ok(all)
+    });
+    let entries = match entries {
+        Ok(entries) => entries,
+        Err(error) => {
+            found.push(Found::Unreadable {
+                path: dir.to_path_buf(),
+                error,
+            });
+            return;
+        }
+    };
+    for entry in entries {
+        let path = entry.path();
+        let name = entry.file_name();
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            walk(&path, &below.join(&name), found);
+        } else if name.to_str().is_some_and(is_page) && (kind.is_file() || path.is_file()) {
+            let out_name = below.join(super::stem(&path));
+            found.push(Found::Page { path, out_name });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_are_recognised_by_their_extension_in_any_case() {
+        for name in ["a.html", "a.HTM", "a.html.gz", "b.Htm.GZ"] {
+            assert!(is_page(name), "{name}");
+        }
+        for name in [".html", "a.txt", "a.gz", "html", "a.xhtml.zip"] {
+            assert!(!is_page(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn walking_finds_pages_in_order_and_mirrors_their_paths() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for f in [
+            "b.html",
+            "a/z.htm.gz",
+            "a/b/c.HTML",
+            "a/notes.txt",
+            "c.html.gz",
+        ] {
+            let p = root.join(f);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(p, "<p>x</p>").unwrap();
+        }
+        let found = expand(vec![root.to_path_buf(), PathBuf::from("-")], true);
+        let names: Vec<String> = found
+            .iter()
+            .map(|f| match f {
+                Found::Page { out_name, .. } => out_name.display().to_string(),
+                Found::Unreadable { path, .. } => panic!("{}", path.display()),
+            })
+            .collect();
+        assert_eq!(names, ["a/b/c", "a/z", "b", "c", "stdin"]);
+    }
+}
