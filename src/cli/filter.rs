@@ -218,7 +218,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ordered::run(
             jobs,
             threads,
-            2 * threads,
+            window(threads),
             move |job, out| execute(job, &work_ctx, out),
             |event| match event {
                 ordered::Event::Data(bytes) => stdout.write_all(&bytes),
@@ -244,6 +244,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// How many jobs may wait, finished or not, for the output of an earlier one.
+///
+/// NOTE: page sizes vary a lot; with a window of 2 jobs per thread, a worker that finished
+/// the small pages after a large one sat idle (1.2 cores busy of 2 on the wcxb-dev pages).
+/// A waiting job holds at most 4 pieces of 64 KiB, so memory stays bounded.
+fn window(threads: usize) -> usize {
+    (8 * threads).max(32)
 }
 
 /// How pages are filtered.
@@ -562,7 +571,7 @@ fn filter_one(
 
 /// Filters `path` into the file `target`. Writes into a temporary file beside the target
 /// and renames it into place, so an interrupted run never leaves a half-written file under
-/// the final name.
+/// the final name (a power failure still may: nothing is synced to disk).
 fn filter_to_file(path: &Path, target: &Path, engine: &Engine) -> Result<u64, Failure> {
     let dir = target.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir)
@@ -577,12 +586,12 @@ fn filter_to_file(path: &Path, target: &Path, engine: &Engine) -> Result<u64, Fa
         .with_context(|| format!("creating {}", tmp.display()))
         .map_err(Failure::Input)?;
     let mut out = io::BufWriter::new(file);
-    let result = engine.page(path, &mut out).and_then(|bytes| {
-        out.flush()
-            .and_then(|()| out.get_ref().sync_all())
-            .map(|()| bytes)
-            .map_err(Failure::Output)
-    });
+    // NOTE: no fsync: the rename alone keeps a half-written file from appearing under the
+    // final name when the run is interrupted, and a sync per page cost more than the
+    // filtering itself (10.5 s instead of 4.5 s for the 1,296 wcxb-dev pages).
+    let result = engine
+        .page(path, &mut out)
+        .and_then(|bytes| out.flush().map(|()| bytes).map_err(Failure::Output));
     drop(out);
     match result {
         Ok(bytes) => fs::rename(&tmp, target)
