@@ -149,7 +149,7 @@ fn recursive_walks_a_nested_folder_and_mirrors_it_under_out_dir() {
         ])
         .assert()
         .success()
-        .stderr(predicate::str::contains("4 pages").and(predicate::str::contains("0 failed")));
+        .stderr(predicate::str::contains("mainline: 4 files (0 failed), "));
     let files: Vec<PathBuf> = tree(&out).into_iter().map(|(p, _)| p).collect();
     let expected: Vec<PathBuf> = [
         "index.txt",
@@ -231,7 +231,7 @@ fn a_failure_among_many_inputs_is_reported_in_order_and_counted() {
     let first = err.find("no/such/page.html").unwrap();
     let second = err.find("no/such/other.html").unwrap();
     assert!(first < second, "{err}");
-    assert!(err.contains("2 failed inputs"), "{err}");
+    assert!(err.contains("3 files (2 failed)"), "{err}");
 }
 
 #[test]
