@@ -4,8 +4,8 @@
 //! cargo run --example extract
 //! ```
 
-use std::sync::Arc;
 use mainline::extract::{Extractor, ModelScorer};
+use std::sync::Arc;
 
 fn main() -> Result<(), mainline::Error> {
     let page = std::fs::read("data/samples/article.html")?;
