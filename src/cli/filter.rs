@@ -606,7 +606,7 @@ fn filter_to_file(path: &Path, target: &Path, engine: &Engine) -> Result<u64, Fa
 }
 
 /// The output name of an input: its file name without `.gz`, then without `.html`/`.htm`.
-fn stem(path: &Path) -> String {
+pub(super) fn stem(path: &Path) -> String {
     if path.as_os_str() == "-" {
         return "stdin".to_string();
     }

@@ -17,6 +17,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use mainline::extract::{Extractor, ModelScorer, Scorer};
 
 use super::display_name;
+use super::filter::stem;
 
 /// Draw the HTML bytes and the text density of every line of one page, as charts.
 ///
@@ -201,26 +202,6 @@ fn file_name(stem: &str, chart: Chart, format: Format) -> String {
         Chart::Density => "density",
     };
     format!("{stem}-{kind}.{}", format.extension())
-}
-
-/// The output name of an input: its file name without `.gz`, then without `.html`/`.htm`
-/// (the names `filter --out-dir` gives).
-fn stem(path: &Path) -> String {
-    if path.as_os_str() == "-" {
-        return "stdin".to_string();
-    }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "input".to_string());
-    let name = name.strip_suffix(".gz").unwrap_or(&name);
-    let lower = name.to_ascii_lowercase();
-    for ext in [".html", ".htm", ".xhtml"] {
-        if lower.ends_with(ext) && name.len() > ext.len() {
-            return name[..name.len() - ext.len()].to_string();
-        }
-    }
-    name.to_string()
 }
 
 /// Runs of consecutive `true` values, as half-open ranges of positions.
