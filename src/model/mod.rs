@@ -369,7 +369,11 @@ fn standardised_dot(w: &[f32], x: &[f32], scaler: &Scaler) -> f32 {
         acc = mul_add(acc, &group(w, i), &z);
         i += LANES;
     }
-    let rest = w[whole..].iter().zip(&x[whole..]).zip(&m[whole..]).zip(&s[whole..]);
+    let rest = w[whole..]
+        .iter()
+        .zip(&x[whole..])
+        .zip(&m[whole..])
+        .zip(&s[whole..]);
     for (a, (((w, x), m), s)) in acc.iter_mut().zip(rest) {
         *a += w * ((x - m) / s);
     }
