@@ -379,3 +379,39 @@ fn jsonl_input_refuses_options_that_describe_pages() {
         .code(1)
         .stderr(predicate::str::contains("--keep-html"));
 }
+
+#[test]
+fn recursive_jsonl_reads_the_json_lines_files_of_a_folder_in_name_order() {
+    let dir = scratch();
+    let root = dir.path();
+    fs::create_dir_all(root.join("b")).unwrap();
+    let record = |n: u32, text: &str| format!("{{\"n\":{n},\"html\":\"<p>{text}</p>\"}}\n");
+    fs::write(root.join("a.jsonl"), record(1, "one two three four")).unwrap();
+    let b = record(2, "five six seven eight") + &record(3, "nine ten eleven twelve");
+    fs::write(root.join("b/c.ndjson.gz"), gzip(b.as_bytes())).unwrap();
+    fs::copy(sample("article.html"), root.join("b/page.html")).unwrap();
+    let out = stdout_of(&[
+        "filter",
+        "-r",
+        "-j",
+        "2",
+        "--input-format",
+        "jsonl",
+        "--threshold",
+        "0.5",
+        root.to_str().unwrap(),
+    ]);
+    let records = json_lines(&out);
+    let got: Vec<(i64, &str)> = records
+        .iter()
+        .map(|r| (r["n"].as_i64().unwrap(), r["text"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (1, "one two three four"),
+            (2, "five six seven eight"),
+            (3, "nine ten eleven twelve")
+        ]
+    );
+}

@@ -88,7 +88,8 @@ pub struct Args {
     keep_html: bool,
 
     /// Walk directories given as inputs, and their subdirectories, for pages: files named
-    /// *.html, *.htm, *.html.gz or *.htm.gz (in any case), in name order. Symbolic links to
+    /// *.html, *.htm, *.html.gz or *.htm.gz (in any case), in name order; with
+    /// --input-format jsonl, files named *.jsonl or *.ndjson (or .gz). Symbolic links to
     /// directories are not followed.
     #[arg(short, long)]
     recursive: bool,
@@ -180,17 +181,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
             format: args.format,
         },
     };
-    let found = walk::expand(inputs_or_stdin(args.files), args.recursive);
+    let wanted = if jsonl_in {
+        walk::is_jsonl
+    } else {
+        walk::is_page
+    };
+    let found = walk::expand(inputs_or_stdin(args.files), args.recursive, wanted);
     anyhow::ensure!(
         args.dot.is_none() || found.len() == 1,
         "--dot writes one graph: give one input"
     );
     let inputs = found.len();
     let jobs: Box<dyn Iterator<Item = Job> + Send> = if jsonl_in {
-        let paths = found.into_iter().map(|f| match f {
-            Found::Page { path, .. } | Found::Unreadable { path, .. } => path,
-        });
-        Box::new(jsonl::Batches::new(paths.collect()).map(|b| match b {
+        Box::new(jsonl::Batches::new(found).map(|b| match b {
             jsonl::Batch::Lines(lines) => Job::Records(lines),
             jsonl::Batch::Failed(path, error) => Job::Failed(path, error),
         }))

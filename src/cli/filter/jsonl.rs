@@ -20,6 +20,8 @@ use serde::Deserialize;
 use serde::de::{MapAccess, Visitor};
 use serde_json::value::RawValue;
 
+use super::walk::Found;
+
 /// Most records in one job.
 const BATCH_RECORDS: usize = 256;
 
@@ -129,7 +131,7 @@ fn push_str(out: &mut Vec<u8>, s: &str) {
 
 /// The lines of the inputs in batches: each batch is a job for one thread.
 pub struct Batches {
-    inputs: std::vec::IntoIter<PathBuf>,
+    inputs: std::vec::IntoIter<Found>,
     current: Option<(PathBuf, BufReader<mainline::input::Input>)>,
     /// A read error to report after the lines read before it.
     failure: Option<Batch>,
@@ -145,7 +147,7 @@ pub enum Batch {
 
 impl Batches {
     /// Batches of the lines of `inputs`, read one after the other.
-    pub fn new(inputs: Vec<PathBuf>) -> Self {
+    pub fn new(inputs: Vec<Found>) -> Self {
         Batches {
             inputs: inputs.into_iter(),
             current: None,
@@ -165,7 +167,13 @@ impl Iterator for Batches {
         let mut bytes = 0;
         loop {
             let Some((path, reader)) = &mut self.current else {
-                let path = self.inputs.next()?;
+                let path = match self.inputs.next()? {
+                    Found::Page { path, .. } => path,
+                    Found::Unreadable { path, error } => {
+                        let error = anyhow::Error::new(error).context("reading the directory");
+                        return Some(Batch::Failed(path, error));
+                    }
+                };
                 match mainline::input::open(&path) {
                     Ok(input) => {
                         self.current = Some((path, BufReader::with_capacity(1 << 16, input)))
@@ -279,7 +287,11 @@ mod tests {
         std::fs::write(&a, lines.join("\r\n") + "\n\n").unwrap();
         let mut got = Vec::new();
         let mut batches = 0;
-        for batch in Batches::new(vec![a, dir.path().join("missing.jsonl")]) {
+        let inputs = [a, dir.path().join("missing.jsonl")].map(|path| Found::Page {
+            path,
+            out_name: PathBuf::new(),
+        });
+        for batch in Batches::new(inputs.into()) {
             match batch {
                 Batch::Lines(l) => {
                     batches += 1;

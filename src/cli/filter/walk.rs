@@ -18,21 +18,32 @@ pub enum Found {
 /// Whether a file name is that of a page: `.html`, `.htm`, `.html.gz` or `.htm.gz`, in any
 /// case, with something before the extension.
 pub fn is_page(name: &str) -> bool {
+    has_extension(name, &[".html", ".htm"])
+}
+
+/// Whether a file name is that of a JSON lines file: `.jsonl` or `.ndjson`, gzipped or not,
+/// in any case.
+pub fn is_jsonl(name: &str) -> bool {
+    has_extension(name, &[".jsonl", ".ndjson"])
+}
+
+fn has_extension(name: &str, extensions: &[&str]) -> bool {
     let lower = name.to_ascii_lowercase();
     let lower = lower.strip_suffix(".gz").unwrap_or(&lower);
-    [".html", ".htm"]
+    extensions
         .iter()
         .any(|ext| lower.len() > ext.len() && lower.ends_with(ext))
 }
 
-/// The inputs, in order: each argument as it is, or, with `recursive`, the pages below each
-/// directory argument, sorted by name at every level. Symbolic links to files are
-/// followed; symbolic links to directories are not (they could form a cycle).
-pub fn expand(args: Vec<PathBuf>, recursive: bool) -> Vec<Found> {
+/// The inputs, in order: each argument as it is, or, with `recursive`, the files below each
+/// directory argument whose name `wanted` accepts, sorted by name at every level. Symbolic
+/// links to files are followed; symbolic links to directories are not (they could form a
+/// cycle).
+pub fn expand(args: Vec<PathBuf>, recursive: bool, wanted: fn(&str) -> bool) -> Vec<Found> {
     let mut found = Vec::new();
     for arg in args {
         if recursive && arg.as_os_str() != "-" && arg.is_dir() {
-            walk(&arg, Path::new(""), &mut found);
+            walk(&arg, Path::new(""), wanted, &mut found);
         } else {
             let out_name = PathBuf::from(super::stem(&arg));
             found.push(Found::Page {
@@ -44,7 +55,7 @@ pub fn expand(args: Vec<PathBuf>, recursive: bool) -> Vec<Found> {
     found
 }
 
-fn walk(dir: &Path, below: &Path, found: &mut Vec<Found>) {
+fn walk(dir: &Path, below: &Path, wanted: fn(&str) -> bool, found: &mut Vec<Found>) {
     let entries = fs::read_dir(dir).and_then(|entries| {
         let mut all = entries.collect::<io::Result<Vec<fs::DirEntry>>>()?;
         all.sort_by_key(|e| e.file_name());
@@ -67,8 +78,8 @@ fn walk(dir: &Path, below: &Path, found: &mut Vec<Found>) {
             continue;
         };
         if kind.is_dir() {
-            walk(&path, &below.join(&name), found);
-        } else if name.to_str().is_some_and(is_page) && (kind.is_file() || path.is_file()) {
+            walk(&path, &below.join(&name), wanted, found);
+        } else if name.to_str().is_some_and(wanted) && (kind.is_file() || path.is_file()) {
             let out_name = below.join(super::stem(&path));
             found.push(Found::Page { path, out_name });
         }
@@ -87,6 +98,8 @@ mod tests {
         for name in [".html", "a.txt", "a.gz", "html", "a.xhtml.zip"] {
             assert!(!is_page(name), "{name}");
         }
+        assert!(is_jsonl("part-0001.JSONL.gz") && is_jsonl("x.ndjson"));
+        assert!(!is_jsonl("x.json") && !is_jsonl("a.html"));
     }
 
     #[test]
@@ -104,7 +117,7 @@ mod tests {
             fs::create_dir_all(p.parent().unwrap()).unwrap();
             fs::write(p, "<p>x</p>").unwrap();
         }
-        let found = expand(vec![root.to_path_buf(), PathBuf::from("-")], true);
+        let found = expand(vec![root.to_path_buf(), PathBuf::from("-")], true, is_page);
         let names: Vec<String> = found
             .iter()
             .map(|f| match f {
