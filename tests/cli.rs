@@ -98,8 +98,14 @@ fn a_page_with_a_two_megabyte_script_is_filtered() {
     assert!(html.len() > 2_000_000);
     std::fs::write(&page, &html).unwrap();
     let out = stdout_of(&["filter", page.to_str().unwrap()]);
-    assert!(out.contains("Every baker who switches from commercial yeast"), "{out}");
-    assert!(out.contains("Temperature changes fermentation speed"), "{out}");
+    assert!(
+        out.contains("Every baker who switches from commercial yeast"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Temperature changes fermentation speed"),
+        "{out}"
+    );
     assert!(!out.contains("123456789"));
     assert!(!out.contains("Popular Posts"));
     // The script's bytes belong to the first line after it.
