@@ -11,7 +11,9 @@ use std::path::PathBuf;
 #[non_exhaustive]
 pub enum Error {
     /// An I/O error while reading input or writing output.
-    #[error("{0}")]
+    // NOTE: transparent, so that a report of the error chain does not print the message
+    // twice (once for this variant, once for the io::Error as its source).
+    #[error(transparent)]
     Io(#[from] std::io::Error),
 
     /// The HTML tokenizer gave up on the input.

@@ -48,6 +48,32 @@
 //! - A line is split when its text reaches [`MAX_LINE_BYTES`], so memory stays bounded even
 //!   for a single text node of hundreds of megabytes.
 //!
+//! # Limits
+//! Whatever the input, a splitter's memory stays within a fixed bound (a few megabytes in
+//! the worst case). There is no maximum input size: offsets and counts are 64-bit. What
+//! would otherwise grow with the input is capped, and none of the caps is reached by
+//! ordinary pages:
+//!
+//! | Cap | Value | Beyond it |
+//! |-----|-------|-----------|
+//! | [`MAX_LINE_BYTES`] | 1 MiB | the line is split; the text goes on in the next line |
+//! | [`MAX_TAG_BYTES`] | 1 MiB | a tag, comment, doctype or bogus comment is cut there: a tag keeps its name and the attributes before the cut, and the rest of the construct, up to where it really ends, is skipped; script text after `<!--` is released in pieces of this size |
+//! | [`MAX_ATTRIBUTES`] | 1024 | the tag is cut after this many attributes, as above |
+//! | [`MAX_OPEN_ELEMENTS`] | 16,384 | further start tags are skipped (their text is kept, and a line-breaking one still ends the line) until end tags close some; void elements and `script`, `style`, `textarea`, `title` and the other raw-text elements still count |
+//! | [`MAX_STACK`] | 512 | deeper elements count towards [`Line::depth`] but add no context, class or id |
+//! | [`MAX_ANCESTORS`] | 4 | a line lists the nearest ones |
+//! | [`MAX_DESCRIPTOR_BYTES`] | 64 | a `tag.class#id` descriptor is cut |
+//! | [`DETECT_BYTES`] | 64 KiB | held back while the encoding is not yet known |
+//!
+//! The open-element count is the tokenizer's: it rises with every start tag of an element
+//! that can have content and falls only with matching end tags, so unclosed `<p>`, `<li>` or
+//! `<td>` count too. Cut constructs and skipped start tags change the bytes the tokenizer
+//! sees one for one (see `guard.rs`), so offsets and byte accounting are those of the
+//! input, and the result does not depend on how the input is cut into pieces. As a last
+//! line of defence the tokenizer's own memory is limited to 64 MiB: a document that needed
+//! more would fail with [`Error::Html`] rather than exhaust memory (the caps above keep it
+//! far below that).
+//!
 //! # Byte accounting
 //! A line ends where the tag that breaks it starts; its `html_bytes` run from the end of
 //! the previous line to there. The sum of `html_bytes` over all lines plus
@@ -55,8 +81,11 @@
 //! in the input's own encoding; only inputs that `lol_html` cannot tokenize directly
 //! (UTF-16, ISO-2022-JP) are counted in their UTF-8 transcoding. Where a line is split
 //! inside a text node (in `<pre>`, or at [`MAX_LINE_BYTES`]) the split offset is computed
-//! from the decoded text, which is exact for UTF-8 text without character references.
+//! from the decoded text, counting for each character the fewest bytes it can have taken in
+//! the input: exact for valid UTF-8 without character references, and never beyond the
+//! bytes read, so that it does not depend on how the input is cut into pieces.
 
+mod guard;
 mod tags;
 
 use std::cell::RefCell;
@@ -66,8 +95,12 @@ use std::sync::Arc;
 
 use encoding_rs::Decoder;
 use lol_html::html_content::{Element, TextChunk, TextType};
-use lol_html::{AsciiCompatibleEncoding, HtmlRewriter, OutputSink, Settings, doc_text, element};
+use lol_html::{
+    AsciiCompatibleEncoding, HtmlRewriter, MemorySettings, OutputSink, Settings, doc_text, element,
+};
 
+use guard::{Guard, Limits, Piece};
+pub use guard::{MAX_ATTRIBUTES, MAX_OPEN_ELEMENTS, MAX_TAG_BYTES};
 pub use tags::{Block, ctx, hint};
 use tags::{Closes, class_hints, classify, role_ctx};
 
@@ -107,7 +140,8 @@ pub struct Line {
     /// Heading level 1–6 when the line is a heading, else 0.
     pub heading: u8,
     /// Number of open elements when the line's text started, not counting plain inline
-    /// elements (span, b, em, … without class, id or role), which are not tracked.
+    /// elements (span, b, em, … without class, id or role), which are not tracked, nor
+    /// start tags skipped beyond [`MAX_OPEN_ELEMENTS`].
     pub depth: u32,
     /// Context bits ([`ctx`]): inside nav, header, footer, aside, form, article, …
     pub context: u16,
@@ -267,6 +301,12 @@ struct State {
     carry: String,
     /// A `\r` was just seen inside `<pre>` (so a following `\n` is the same line end).
     pre_cr: bool,
+    /// The tokenizer is being shown a fill (see [`guard`]): its text is not the page's.
+    in_fill: bool,
+    /// The tokenizer decodes the input as UTF-8 (as is, or transcoded from UTF-16).
+    utf8: bool,
+    /// A `<meta>` may still change the encoding (it was guessed), and none has yet.
+    charset_found: bool,
 
     index: u64,
     queue: VecDeque<Line>,
@@ -465,6 +505,9 @@ impl State {
 
     fn text(&mut self, chunk: &TextChunk<'_>) {
         self.see(chunk.source_location().bytes().end);
+        if self.in_fill {
+            return;
+        }
         let last = chunk.last_in_text_node();
         let skipped = self.ctx_now & ctx::SKIP != 0;
         match chunk.text_type() {
@@ -510,7 +553,10 @@ impl State {
     fn push_decoded(&mut self, text: &str) {
         let pre = self.ctx_now & ctx::PRE != 0;
         let link = self.ctx_now & ctx::LINK != 0;
-        let base = self.node_decoded;
+        // NOTE: `src` counts, from the start of the text node, at most as many bytes as
+        // the text took in the input (see `source_len`), so that a line split inside the
+        // text never ends beyond what the tokenizer has read, whatever the chunking.
+        let mut src = self.node_decoded;
         let bytes = text.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
@@ -525,18 +571,22 @@ impl State {
                     .saturating_sub(self.cur.text.len() + 1)
                     .max(1);
                 let j = j.min(i + room);
+                self.pre_cr = false;
                 self.push_str(&text[i..j], link);
+                src += (j - i) as u64;
                 i = j;
                 if self.cur.text.len() >= MAX_LINE_BYTES {
-                    self.split_in_text(base + i as u64);
+                    self.split_in_text(src);
                 }
                 continue;
             }
             let ch = text[i..].chars().next().expect("i is on a char boundary");
             let len = ch.len_utf8();
+            let before = src;
+            src += self.source_len(ch);
             if pre && (ch == '\n' || ch == '\r') {
                 if !(ch == '\n' && self.pre_cr) {
-                    self.split_in_text(base + i as u64);
+                    self.split_in_text(before);
                 }
                 self.pre_cr = ch == '\r';
             } else {
@@ -551,12 +601,43 @@ impl State {
                     self.push_str(&text[i..i + len], link);
                 }
                 if self.cur.text.len() >= MAX_LINE_BYTES {
-                    self.split_in_text(base + (i + len) as u64);
+                    self.split_in_text(src);
                 }
             }
             i += len;
         }
-        self.node_decoded += bytes.len() as u64;
+        self.node_decoded = src;
+    }
+
+    /// The fewest input bytes a decoded character can have taken: its UTF-8 length when the
+    /// input is UTF-8 (1 for U+FFFD, which stands for one or more invalid bytes), else 1.
+    /// (Exact for valid UTF-8; a character reference counts as what it decodes to.)
+    fn source_len(&self, ch: char) -> u64 {
+        if self.utf8 && ch != '\u{fffd}' {
+            ch.len_utf8() as u64
+        } else {
+            1
+        }
+    }
+
+    /// A `<meta>` when the encoding was guessed: the tokenizer switches to the first
+    /// ASCII-compatible charset one declares, and so does [`State::source_len`].
+    fn meta(&mut self, el: &Element<'_, '_>) {
+        if self.charset_found {
+            return;
+        }
+        let label = el.get_attribute("charset").or_else(|| {
+            el.get_attribute("http-equiv")
+                .filter(|h| h.eq_ignore_ascii_case("content-type"))
+                .and_then(|_| mime_charset(&el.get_attribute("content")?).map(String::from))
+        });
+        let encoding = label
+            .and_then(|l| encoding_rs::Encoding::for_label_no_replacement(l.trim().as_bytes()))
+            .filter(|e| e.is_ascii_compatible());
+        if let Some(encoding) = encoding {
+            self.charset_found = true;
+            self.utf8 = encoding == encoding_rs::UTF_8;
+        }
     }
 
     fn push_str(&mut self, s: &str, link: bool) {
@@ -606,7 +687,8 @@ impl State {
         }
     }
 
-    /// Ends the current line inside a text node, `decoded` bytes after the node's start.
+    /// Ends the current line inside a text node, `decoded` bytes (as counted by
+    /// [`State::push_decoded`]) after the node's start.
     fn split_in_text(&mut self, decoded: u64) {
         self.cur.pending_space = false;
         if !self.cur.text.is_empty() {
@@ -650,12 +732,36 @@ impl State {
         self.line_start = end;
     }
 
-    fn finish(&mut self, total: u64) {
+    /// Decodes text held back for a possible character reference: its text node has ended.
+    fn flush_carry(&mut self) {
         if !self.carry.is_empty() {
             let pending = std::mem::take(&mut self.carry);
             let decoded = htmlize::unescape(&pending);
             self.push_decoded(&decoded);
         }
+    }
+
+    /// The bytes from `at` on stand for a construct the guard cut or a start tag it
+    /// dropped; `breaks` when that tag would have ended the line.
+    fn fill_start(&mut self, at: u64, breaks: bool) {
+        self.flush_carry();
+        if breaks {
+            self.break_at(at);
+        }
+        self.in_fill = true;
+    }
+
+    /// The fill ends at `at`: a new text node starts there.
+    fn fill_end(&mut self, at: u64) {
+        self.in_fill = false;
+        self.max_seen = self.max_seen.max(at);
+        self.last_token_end = self.last_token_end.max(at);
+        self.node_decoded = 0;
+        self.pre_cr = false;
+    }
+
+    fn finish(&mut self, total: u64) {
+        self.flush_carry();
         self.max_seen = total;
         self.break_at(total);
     }
@@ -695,6 +801,7 @@ enum Stage {
         rewriter: Box<Rewriter>,
         /// For encodings `lol_html` cannot tokenize (UTF-16, ISO-2022-JP): decoder to UTF-8.
         transcoder: Option<Decoder>,
+        guard: Box<Guard>,
     },
     Ended,
     Failed,
@@ -710,6 +817,10 @@ pub struct Splitter {
     written: u64,
     sniffed: Option<Sniffed>,
     trailing: u64,
+    limits: Limits,
+    /// Reused buffers for the guard's output.
+    out: Vec<u8>,
+    pieces: Vec<Piece>,
 }
 
 impl Default for Splitter {
@@ -737,6 +848,19 @@ impl Splitter {
             written: 0,
             sniffed: None,
             trailing: 0,
+            limits: Limits::default(),
+            out: Vec::new(),
+            pieces: Vec::new(),
+        }
+    }
+
+    /// A splitter with other limits than [`MAX_TAG_BYTES`], [`MAX_ATTRIBUTES`] and
+    /// [`MAX_OPEN_ELEMENTS`] (small ones make the cuts easy to test).
+    #[cfg(test)]
+    fn with_limits(limits: Limits) -> Self {
+        Splitter {
+            limits,
+            ..Splitter::new()
         }
     }
 
@@ -753,9 +877,13 @@ impl Splitter {
         self.written += bytes.len() as u64;
         match &mut self.stage {
             Stage::Sniffing(head) => {
+                let before = head.len();
                 head.extend_from_slice(bytes);
+                // NOTE: the declaration prescan looks at the first PRESCAN_BYTES only, so it
+                // runs once, when they are complete (not again for every small write).
                 let ready = head.len() >= DETECT_BYTES
-                    || (head.len() >= PRESCAN_BYTES
+                    || (before < PRESCAN_BYTES
+                        && head.len() >= PRESCAN_BYTES
                         && input::sniff(&head[..PRESCAN_BYTES], false).source
                             != EncodingSource::Detected);
                 if ready {
@@ -777,34 +905,35 @@ impl Splitter {
         if let Stage::Sniffing(_) = self.stage {
             self.start(true)?;
         }
-        match std::mem::replace(&mut self.stage, Stage::Ended) {
+        match std::mem::replace(&mut self.stage, Stage::Failed) {
             Stage::Running {
-                rewriter,
+                mut rewriter,
                 transcoder,
+                mut guard,
             } => {
+                let mut bytes = Vec::new();
                 if let Some(mut decoder) = transcoder {
-                    let mut out = Vec::new();
-                    transcode(&mut decoder, &[], true, &mut out);
-                    self.fed += out.len() as u64;
-                    let mut rewriter = rewriter;
-                    if let Err(e) = rewriter.write(&out) {
-                        self.stage = Stage::Failed;
-                        return Err(Error::Html(e.to_string()));
-                    }
-                    rewriter.end().map_err(|e| Error::Html(e.to_string()))?;
-                } else {
-                    rewriter.end().map_err(|e| Error::Html(e.to_string()))?;
+                    transcode(&mut decoder, &[], true, &mut bytes);
+                    self.fed += bytes.len() as u64;
                 }
+                let mut out = Vec::new();
+                let mut pieces = Vec::new();
+                guard.scan(&bytes, &mut out, &mut pieces);
+                guard.finish(&mut out, &mut pieces);
+                drive(&mut rewriter, &self.state, &out, &pieces)?;
+                rewriter.end().map_err(tokenizer_error)?;
                 let mut st = self.state.borrow_mut();
                 st.finish(self.fed);
                 self.trailing = self.fed - st.line_start;
+                drop(st);
+                self.stage = Stage::Ended;
                 Ok(())
             }
-            Stage::Ended => Ok(()),
-            Stage::Failed => {
-                self.stage = Stage::Failed;
-                Err(Error::Html("the tokenizer failed earlier".into()))
+            Stage::Ended => {
+                self.stage = Stage::Ended;
+                Ok(())
             }
+            Stage::Failed => Err(Error::Html("the tokenizer failed earlier".into())),
             Stage::Sniffing(_) => unreachable!("start() leaves the sniffing stage"),
         }
     }
@@ -848,10 +977,13 @@ impl Splitter {
         };
         // A later <meta charset> may correct a guess, but never a BOM or an early declaration.
         let adjust = sniffed.source == EncodingSource::Detected && transcoder.is_none();
+        self.state.borrow_mut().utf8 =
+            transcoder.is_some() || sniffed.encoding == encoding_rs::UTF_8;
         let rewriter = build_rewriter(&self.state, encoding, adjust);
         self.stage = Stage::Running {
             rewriter: Box::new(rewriter),
             transcoder,
+            guard: Box::new(Guard::new(self.limits)),
         };
         self.feed(&head)
     }
@@ -860,26 +992,71 @@ impl Splitter {
         let Stage::Running {
             rewriter,
             transcoder,
+            guard,
         } = &mut self.stage
         else {
             unreachable!("feed is only called while running");
         };
-        let result = match transcoder {
+        let mut transcoded = Vec::new();
+        let bytes = match transcoder {
             Some(decoder) => {
-                let mut out = Vec::with_capacity(bytes.len() * 3 / 2 + 16);
-                transcode(decoder, bytes, false, &mut out);
-                self.fed += out.len() as u64;
-                rewriter.write(&out)
+                transcoded.reserve(bytes.len() * 3 / 2 + 16);
+                transcode(decoder, bytes, false, &mut transcoded);
+                &transcoded[..]
             }
-            None => {
-                self.fed += bytes.len() as u64;
-                rewriter.write(bytes)
-            }
+            None => bytes,
         };
-        result.map_err(|e| {
-            self.stage = Stage::Failed;
-            Error::Html(e.to_string())
-        })
+        self.fed += bytes.len() as u64;
+        let (out, pieces) = (&mut self.out, &mut self.pieces);
+        // NOTE: pieces of at most FEED_BYTES: lol_html appends a whole write to the bytes
+        // it still holds, so its buffer stays within MAX_TAG_BYTES + FEED_BYTES.
+        for piece in bytes.chunks(FEED_BYTES) {
+            out.clear();
+            pieces.clear();
+            guard.scan(piece, out, pieces);
+            if let Err(e) = drive(rewriter, &self.state, out, pieces) {
+                self.stage = Stage::Failed;
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The most bytes given to the tokenizer in one write.
+const FEED_BYTES: usize = 64 * 1024;
+
+/// A ceiling on the tokenizer's own memory (its buffers and open-element stack), far above
+/// what the guard lets it use: if it is ever reached, the document fails with an error
+/// instead of exhausting memory.
+const TOKENIZER_MEMORY: usize = 64 << 20;
+
+/// Gives the guard's output to the tokenizer and its fill boundaries to the state.
+fn drive(
+    rewriter: &mut Rewriter,
+    state: &Rc<RefCell<State>>,
+    out: &[u8],
+    pieces: &[Piece],
+) -> Result<()> {
+    for piece in pieces {
+        match piece {
+            Piece::Feed(range) => rewriter
+                .write(&out[range.clone()])
+                .map_err(tokenizer_error)?,
+            Piece::FillStart { at, breaks } => state.borrow_mut().fill_start(*at, *breaks),
+            Piece::FillEnd { at } => state.borrow_mut().fill_end(*at),
+        }
+    }
+    Ok(())
+}
+
+fn tokenizer_error(e: lol_html::errors::RewritingError) -> Error {
+    match e {
+        lol_html::errors::RewritingError::MemoryLimitExceeded(_) => Error::Html(format!(
+            "the document needs more than {} MiB of tokenizer memory",
+            TOKENIZER_MEMORY >> 20
+        )),
+        e => Error::Html(e.to_string()),
     }
 }
 
@@ -902,10 +1079,12 @@ fn build_rewriter(
 ) -> Rewriter {
     let on_element = Rc::clone(state);
     let on_text = Rc::clone(state);
-    let settings = Settings::new()
+    let on_meta = Rc::clone(state);
+    let mut settings = Settings::new()
         .with_strict(false)
         .with_encoding(encoding)
         .with_adjust_charset_on_meta_tag(adjust_charset)
+        .with_memory_settings(MemorySettings::new().with_max_allowed_memory_usage(TOKENIZER_MEMORY))
         .append_element_content_handler(element!("*", move |el| {
             let pushed = on_element.borrow_mut().start_tag(el);
             if let Some((id, breaks)) = pushed {
@@ -924,7 +1103,29 @@ fn build_rewriter(
             on_text.borrow_mut().text(t);
             Ok(())
         }));
+    if adjust_charset {
+        settings = settings.append_element_content_handler(element!("meta", move |el| {
+            on_meta.borrow_mut().meta(el);
+            Ok(())
+        }));
+    }
     HtmlRewriter::new(settings, NullSink)
+}
+
+/// The `charset` parameter of a MIME type such as `text/html; charset=windows-1252` (as
+/// the tokenizer reads a `<meta http-equiv="content-type">`: a `type/subtype` first).
+fn mime_charset(content: &str) -> Option<&str> {
+    let mut parts = content.split(';');
+    let (kind, sub) = parts.next()?.trim().split_once('/')?;
+    if kind.is_empty() || sub.is_empty() {
+        return None;
+    }
+    parts.find_map(|p| {
+        let (name, value) = p.split_once('=')?;
+        name.trim()
+            .eq_ignore_ascii_case("charset")
+            .then(|| value.trim().trim_matches('"'))
+    })
 }
 
 /// Splits a whole document held in memory. A convenience over [`Splitter`].

@@ -200,7 +200,9 @@ fn deep_nesting_is_bounded() {
     let html = format!("{}deep{}", "<div>".repeat(n), "</div>".repeat(n));
     let lines = split(html.as_bytes()).unwrap();
     assert_eq!(lines.len(), 1);
-    assert_eq!(lines[0].depth as usize, n);
+    assert_eq!(lines[0].text, "deep");
+    // Start tags beyond MAX_OPEN_ELEMENTS open ones are not tracked (their text is kept).
+    assert_eq!(lines[0].depth as usize, MAX_OPEN_ELEMENTS);
 }
 
 #[test]
@@ -256,4 +258,107 @@ fn containers_count_the_lines_inside_them_so_far() {
     );
     assert_eq!(lines[3].region, Totals::default());
     assert_eq!(lines[1].container.link_density(), 1.0);
+}
+
+/// Splits with small limits, in pieces of `chunk` bytes.
+fn split_limited(html: &[u8], limits: Limits, chunk: usize) -> (Vec<Line>, u64) {
+    let mut s = Splitter::with_limits(limits);
+    let mut lines = Vec::new();
+    for piece in html.chunks(chunk.max(1)) {
+        s.write(piece).unwrap();
+        lines.extend(std::iter::from_fn(|| s.next_line()));
+    }
+    s.end().unwrap();
+    lines.extend(std::iter::from_fn(|| s.next_line()));
+    let total: u64 = lines.iter().map(|l| l.html_bytes).sum::<u64>() + s.trailing_bytes();
+    assert_eq!(total, html.len() as u64, "byte accounting");
+    (lines, s.trailing_bytes())
+}
+
+const TINY: Limits = Limits {
+    tag_bytes: 8,
+    attributes: 2,
+    open: 4,
+};
+
+fn texts_limited(html: &str, limits: Limits) -> Vec<String> {
+    let (lines, _) = split_limited(html.as_bytes(), limits, 3);
+    lines.into_iter().map(|l| l.text).collect()
+}
+
+#[test]
+fn a_cut_tag_keeps_its_name_and_the_text_after_it() {
+    let html =
+        "<p>one</p><div title='a long value'>two</div><script src='a long url'>x</script>three";
+    assert_eq!(texts_limited(html, TINY), ["one", "two", "three"]);
+    let html = "<p>one</p><p a b c d e f>two<!-- a comment that is long -->three";
+    assert_eq!(texts_limited(html, TINY), ["one", "twothree"]);
+}
+
+#[test]
+fn releasing_escaped_script_text_does_not_end_the_script() {
+    // With tag_bytes 8 the guard puts a `<` at offset 16, right before "/script>".
+    let mut cases: Vec<String> = (8..40)
+        .flat_map(|n| {
+            let dashes = "-".repeat(n);
+            [
+                format!("<script><!--{dashes}> x</script> y<p>after"),
+                format!("<script><!--<script>{dashes}> x</script> y</script><p>after"),
+                format!("<script><!--<script>{dashes}x</script> y</script> z<p>after"),
+            ]
+        })
+        .collect();
+    cases.extend(
+        [
+            "<script><!--abcde/script> text</script><p>after",
+            "<script><!--abcdeScript> text</script><p>after",
+            "<script><!--<script>abcdefghi/script> x</script> y</script><p>after",
+            "<script><!------------------------> x</script><p>after",
+            "<script><!--<script>----------------> x</script> y</script><p>after",
+            "<script><!---x-x-x-x-x-x-x-x-x-x-x/script>-x-x</script><p>after",
+            "<script><!--<script>-x-x-x-x-x-x-x-x-x-x-x/script>-x</script>y</script><p>after",
+        ]
+        .map(String::from),
+    );
+    for html in &cases {
+        let unlimited = texts(html);
+        assert_eq!(
+            unlimited.last().map(String::as_str),
+            Some("after"),
+            "{html}"
+        );
+        assert_eq!(texts_limited(html, TINY), unlimited, "{html}");
+    }
+}
+
+#[test]
+fn beyond_the_open_element_limit_breaking_tags_still_break_lines() {
+    let html = "<div><div><div><div><p>one<p>two<li>three<span>four</span><br>five";
+    assert_eq!(
+        texts_limited(html, TINY),
+        ["one", "two", "threefour", "five"]
+    );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+
+    /// With limits small enough that the guard cuts all the time, every byte is still
+    /// accounted for and chunking changes nothing.
+    #[test]
+    fn cuts_keep_accounting_and_chunking_invariance(
+        html in "(<[a-z]{1,6}( [a-z]{1,3}(=('[^']{0,12}'|\"[^\"]{0,12}\"|[a-z]{1,8}))?){0,4}/?>|</[a-z]{1,6}>|<!--[^>]{0,20}-->|<script>[^<]{0,30}</script>|<script><!--[a-z<>/ -]{0,30}|[a-z &;<>]{0,20}){0,30}"
+    ) {
+        let (whole, trailing) = split_limited(html.as_bytes(), TINY, usize::MAX);
+        for chunk in [1, 7] {
+            let (lines, t) = split_limited(html.as_bytes(), TINY, chunk);
+            proptest::prop_assert_eq!(&lines, &whole);
+            proptest::prop_assert_eq!(t, trailing);
+        }
+    }
+}
+
+#[test]
+fn a_lone_cr_in_pre_followed_by_text_does_not_swallow_the_next_line_end() {
+    assert_eq!(texts("<pre>a\r\nb\rc\nd</pre>"), ["a", "b", "c", "d"]);
 }

@@ -1,0 +1,1819 @@
+//! Keeps what the tokenizer holds in memory bounded, whatever the input.
+//!
+//! `lol_html` keeps a token in memory until it is complete (a start tag with all its
+//! attributes, a comment, a doctype, the text of a `<script><!--` block) and keeps every
+//! open element on a stack that only end tags pop, so unclosed `<p>`, `<li>` or `<div>`
+//! pile up. Left alone, a 50 MB attribute, a comment that never closes or a million
+//! unclosed elements make memory grow with the input.
+//!
+//! The guard sits between the input and the tokenizer. It follows the tokenizer byte by
+//! byte — the same states as `lol_html`'s lexer and the same tree-builder feedback (which
+//! elements switch to raw text, `svg`/`math` namespaces, the open-element stack) — and,
+//! only when a limit is reached, replaces input bytes before the tokenizer sees them. It
+//! always replaces one byte by one byte, so every offset stays the input's own and byte
+//! accounting is unchanged. Its decisions depend on the bytes alone, never on how the input
+//! is cut into pieces.
+//!
+//! - A tag, comment, doctype or bogus comment reaching [`MAX_TAG_BYTES`] (or a tag reaching
+//!   [`MAX_ATTRIBUTES`]) is closed there: the next bytes are replaced by the shortest
+//!   sequence that ends it (`>`, `">`, `'>` or `-->`), and the rest of the original
+//!   construct, up to where it really ends, is shown to the tokenizer as spaces that the
+//!   splitter ignores (a *fill*). The tag keeps its name and the attributes before the cut.
+//! - Text of a `<script>` after `<!--`, which the tokenizer does not release until the next
+//!   `<`, gets a `<` in place of one of its bytes once it reaches [`MAX_TAG_BYTES`] (in
+//!   place of a dash, or as `x<` in place of two, within runs of dashes), always where the
+//!   tokenizer then reads the next byte in the state the real bytes would have left it in;
+//!   a runaway end tag name such as `</stylestylestyle…` gets a `0`. Both change script or
+//!   raw text only.
+//! - When [`MAX_OPEN_ELEMENTS`] elements are open in the tokenizer's stack, further start
+//!   tags that would be pushed are shown as a fill: their text is kept, and a line-breaking
+//!   one still ends the line. Void elements and the elements that switch to raw text
+//!   (`script`, `style`, `textarea`, …) pass, so their contents keep their meaning.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use super::tags;
+
+/// The longest tag, comment, doctype or unreleased run of script text, in bytes, that the
+/// tokenizer is shown whole; longer ones are cut there (see the limits in the
+/// [module docs](crate::lines)).
+pub const MAX_TAG_BYTES: usize = 1 << 20;
+
+/// The most attributes a tag keeps; the tag is cut after this many (see
+/// [`MAX_TAG_BYTES`]).
+pub const MAX_ATTRIBUTES: usize = 1024;
+
+/// The most elements left open (by the tokenizer's count, which only end tags lower) before
+/// further start tags are skipped; their text is kept (see the limits in the
+/// [module docs](crate::lines)).
+pub const MAX_OPEN_ELEMENTS: usize = 16 * 1024;
+
+/// The empty (invalid) tag name hash: names too long or with characters other than ASCII
+/// letters and the digits 1–6.
+const EMPTY: u64 = !0;
+
+/// `lol_html`'s tag name hash, which decides which tags it recognises.
+const fn hash_update(h: u64, ch: u8) -> u64 {
+    if h >> (64 - 5) == 0 {
+        match ch {
+            b'a'..=b'z' | b'A'..=b'Z' => (h << 5) | ((ch as u64 & 0x1F) + 5),
+            b'1'..=b'6' => (h << 5) | ((ch as u64 & 0x0F) - 1),
+            _ => EMPTY,
+        }
+    } else {
+        EMPTY
+    }
+}
+
+const fn hash(name: &[u8]) -> u64 {
+    let mut h = 0;
+    let mut i = 0;
+    while i < name.len() {
+        h = hash_update(h, name[i]);
+        i += 1;
+    }
+    h
+}
+
+mod tag {
+    use super::hash;
+    macro_rules! tags {
+        ($($c:ident = $s:literal),* $(,)?) => { $(pub const $c: u64 = hash($s);)* };
+    }
+    tags! {
+        SVG = b"svg", MATH = b"math", FONT = b"font", P = b"p", BR = b"br",
+        TEXTAREA = b"textarea", TITLE = b"title", PLAINTEXT = b"plaintext", SCRIPT = b"script",
+        STYLE = b"style", IFRAME = b"iframe", XMP = b"xmp", NOEMBED = b"noembed",
+        NOFRAMES = b"noframes", NOSCRIPT = b"noscript",
+        DESC = b"desc", FOREIGN_OBJECT = b"foreignobject",
+        MI = b"mi", MO = b"mo", MN = b"mn", MS = b"ms", MTEXT = b"mtext",
+    }
+    /// Start tags that take the tokenizer out of `svg`/`math` content.
+    pub const FOREIGN_EXIT: &[u64] = &[
+        hash(b"b"),
+        hash(b"big"),
+        hash(b"blockquote"),
+        hash(b"body"),
+        BR,
+        hash(b"center"),
+        hash(b"code"),
+        hash(b"dd"),
+        hash(b"div"),
+        hash(b"dl"),
+        hash(b"dt"),
+        hash(b"em"),
+        hash(b"embed"),
+        hash(b"h1"),
+        hash(b"h2"),
+        hash(b"h3"),
+        hash(b"h4"),
+        hash(b"h5"),
+        hash(b"h6"),
+        hash(b"head"),
+        hash(b"hr"),
+        hash(b"i"),
+        hash(b"img"),
+        hash(b"li"),
+        hash(b"listing"),
+        hash(b"menu"),
+        hash(b"meta"),
+        hash(b"nobr"),
+        hash(b"ol"),
+        P,
+        hash(b"pre"),
+        hash(b"ruby"),
+        hash(b"s"),
+        hash(b"small"),
+        hash(b"span"),
+        hash(b"strong"),
+        hash(b"strike"),
+        hash(b"sub"),
+        hash(b"sup"),
+        hash(b"table"),
+        hash(b"tt"),
+        hash(b"u"),
+        hash(b"ul"),
+        hash(b"var"),
+    ];
+    /// Elements without content: never on the open-element stack.
+    pub const VOID: &[u64] = &[
+        hash(b"area"),
+        hash(b"base"),
+        hash(b"basefont"),
+        hash(b"bgsound"),
+        BR,
+        hash(b"col"),
+        hash(b"embed"),
+        hash(b"hr"),
+        hash(b"img"),
+        hash(b"input"),
+        hash(b"keygen"),
+        hash(b"link"),
+        hash(b"meta"),
+        hash(b"param"),
+        hash(b"source"),
+        hash(b"track"),
+        hash(b"wbr"),
+    ];
+}
+
+/// Text parsing modes of the tokenizer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TextMode {
+    Data,
+    RcData,
+    RawText,
+    Script,
+    Plain,
+    CData,
+}
+
+/// Which text mode a start tag switches to (in HTML content).
+fn text_adjustment(h: u64) -> Option<TextMode> {
+    match h {
+        tag::TEXTAREA | tag::TITLE => Some(TextMode::RcData),
+        tag::PLAINTEXT => Some(TextMode::Plain),
+        tag::SCRIPT => Some(TextMode::Script),
+        tag::STYLE | tag::IFRAME | tag::XMP | tag::NOEMBED | tag::NOFRAMES | tag::NOSCRIPT => {
+            Some(TextMode::RawText)
+        }
+        _ => None,
+    }
+}
+
+/// Tokenizer states, named after `lol_html`'s (which follow the HTML standard's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum St {
+    Text(TextMode),
+    CDataBracket,
+    TagOpen,
+    EndTagOpen,
+    MarkupDecl,
+    TagName,
+    BeforeAttrName,
+    AttrName,
+    AfterAttrName,
+    BeforeAttrValue,
+    ValueDq,
+    ValueSq,
+    ValueUnq,
+    SelfClosing,
+    /// A bogus comment or a doctype: both end at the next `>`.
+    Bogus,
+    CommentStart,
+    CommentStartDash,
+    Comment,
+    CommentEndDash,
+    CommentEnd,
+    CommentEndBang,
+    CommentLt,
+    CommentLtBang,
+    CommentLtBangDash,
+    CommentLtBangDashDash,
+    TextLt(TextMode),
+    TextEndTagOpen(TextMode),
+    TextEndTagName(TextMode),
+    EscapeStart,
+    Escaped,
+    EscapedDashDash,
+    EscapedLt,
+    EscapedEndTagOpen,
+    EscapedEndTagName,
+    DoubleEscapedStart,
+    DoubleEscaped,
+    DoubleEscapedDashDash,
+    DoubleEscapedLt,
+    DoubleEscapedEndTagName,
+    DoubleEscapedEnd,
+    /// A tag was just emitted (`true`: the tokenizer goes to the data state whatever the
+    /// tag, as `lol_html` does after `<x a=>`); the tree-builder feedback decides what next.
+    Emitted(bool),
+}
+
+impl St {
+    fn in_tag(self) -> bool {
+        matches!(
+            self,
+            St::TagName
+                | St::BeforeAttrName
+                | St::AttrName
+                | St::AfterAttrName
+                | St::BeforeAttrValue
+                | St::ValueDq
+                | St::ValueSq
+                | St::ValueUnq
+                | St::SelfClosing
+        )
+    }
+
+    fn in_comment(self) -> bool {
+        matches!(
+            self,
+            St::CommentStart
+                | St::CommentStartDash
+                | St::Comment
+                | St::CommentEndDash
+                | St::CommentEnd
+                | St::CommentEndBang
+                | St::CommentLt
+                | St::CommentLtBang
+                | St::CommentLtBangDash
+                | St::CommentLtBangDashDash
+        )
+    }
+
+    /// The tokenizer has released everything before the current byte.
+    fn is_text(self) -> bool {
+        matches!(self, St::Text(_) | St::Emitted(_))
+    }
+}
+
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\r' | b'\t' | b'\x0C')
+}
+
+/// What is known about the tag being read.
+#[derive(Debug, Clone, Copy, Default)]
+struct TagInfo {
+    end: bool,
+    hash: u64,
+    /// The first bytes of the name, lower-cased.
+    name: [u8; 16],
+    name_len: usize,
+    self_closing: bool,
+    attrs: usize,
+    /// Has a `color`, `size` or `face` attribute (a `font` with one leaves `svg`/`math`).
+    font_attr: bool,
+    /// Has `encoding="text/html"` or `"application/xhtml+xml"` (for `annotation-xml`).
+    html_encoding: bool,
+    attr_name: [u8; 8],
+    attr_name_len: usize,
+    encoding_attr: bool,
+    has_value: bool,
+    value: [u8; 24],
+    value_len: usize,
+}
+
+impl TagInfo {
+    fn new(end: bool, first: u8) -> Self {
+        let mut t = TagInfo {
+            end,
+            ..TagInfo::default()
+        };
+        t.name_byte(first);
+        t
+    }
+
+    #[inline]
+    fn name_byte(&mut self, b: u8) {
+        if self.hash != EMPTY {
+            self.hash = hash_update(self.hash, b);
+        }
+        if self.name_len < self.name.len() {
+            self.name[self.name_len] = b.to_ascii_lowercase();
+        }
+        self.name_len += 1;
+    }
+
+    fn name(&self) -> &[u8] {
+        &self.name[..self.name_len.min(self.name.len())]
+    }
+
+    fn start_attr(&mut self, b: u8) {
+        self.attrs += 1;
+        self.attr_name_len = 0;
+        self.encoding_attr = false;
+        self.has_value = false;
+        self.value_len = 0;
+        self.attr_name_byte(b);
+    }
+
+    #[inline]
+    fn attr_name_byte(&mut self, b: u8) {
+        if self.attr_name_len < self.attr_name.len() {
+            self.attr_name[self.attr_name_len] = b.to_ascii_lowercase();
+        }
+        self.attr_name_len += 1;
+    }
+
+    fn finish_attr_name(&mut self) {
+        let name = &self.attr_name[..self.attr_name_len.min(self.attr_name.len())];
+        let exact = self.attr_name_len <= self.attr_name.len();
+        if exact && matches!(name, b"color" | b"size" | b"face") {
+            self.font_attr = true;
+        }
+        self.encoding_attr = exact && name == b"encoding";
+    }
+
+    fn value_byte(&mut self, b: u8) {
+        if self.encoding_attr {
+            if self.value_len < self.value.len() {
+                self.value[self.value_len] = b.to_ascii_lowercase();
+            }
+            self.value_len += 1;
+        }
+    }
+
+    fn finish_attr(&mut self) {
+        if self.encoding_attr && self.has_value {
+            let v = &self.value[..self.value_len.min(self.value.len())];
+            if self.value_len <= self.value.len()
+                && (v == b"text/html" || v == b"application/xhtml+xml")
+            {
+                self.html_encoding = true;
+            }
+        }
+        self.encoding_attr = false;
+    }
+
+    /// Key of the name on the open-element stack.
+    fn key(&self) -> u64 {
+        if self.hash != EMPTY {
+            return self.hash;
+        }
+        // FNV-1a over the kept bytes and the length: unusual names are rare and a collision
+        // only makes the depth count approximate.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for &b in self.name() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+        (h ^ self.name_len as u64).wrapping_mul(0x100_0000_01b3) & !(1 << 63)
+    }
+}
+
+/// The tokenizer's lexer state.
+#[derive(Debug, Clone, Copy)]
+struct Tok {
+    state: St,
+    /// The text mode the tokenizer returns to after a tag.
+    text_type: TextMode,
+    cdata_allowed: bool,
+    last_start_hash: u64,
+    /// Bytes matched so far of a multi-byte pattern (`--`, `DOCTYPE`, `SCRIPT`, …).
+    pbuf: [u8; 8],
+    plen: usize,
+    /// Where the bytes the tokenizer still holds start.
+    mark: u64,
+    tag: TagInfo,
+}
+
+enum Pattern {
+    Prefix,
+    Match(usize),
+    Mismatch,
+}
+
+fn match_patterns(pats: &[(&[u8], bool)], got: &[u8]) -> Pattern {
+    let mut prefix = false;
+    for (i, &(pat, ignore_case)) in pats.iter().enumerate() {
+        if got.len() > pat.len() {
+            continue;
+        }
+        let eq = got.iter().zip(pat.iter()).all(|(&g, &p)| {
+            if ignore_case {
+                g.eq_ignore_ascii_case(&p)
+            } else {
+                g == p
+            }
+        });
+        if eq {
+            if got.len() == pat.len() {
+                return Pattern::Match(i);
+            }
+            prefix = true;
+        }
+    }
+    if prefix {
+        Pattern::Prefix
+    } else {
+        Pattern::Mismatch
+    }
+}
+
+const DASHES: &[(&[u8], bool)] = &[(b"--", false)];
+const SCRIPT: &[(&[u8], bool)] = &[(b"SCRIPT", true)];
+const MARKUP: &[(&[u8], bool)] = &[(b"--", false), (b"DOCTYPE", true), (b"[CDATA[", false)];
+const CDATA_END: &[(&[u8], bool)] = &[(b"]>", false)];
+
+impl Tok {
+    fn new() -> Self {
+        Tok {
+            state: St::Text(TextMode::Data),
+            text_type: TextMode::Data,
+            cdata_allowed: false,
+            last_start_hash: 0,
+            pbuf: [0; 8],
+            plen: 0,
+            mark: 0,
+            tag: TagInfo::default(),
+        }
+    }
+
+    /// Bytes the tokenizer holds, counting the byte at `pos`.
+    fn held(&self, pos: u64) -> u64 {
+        pos.saturating_sub(self.mark)
+    }
+
+    fn patterns(&self) -> Option<&'static [(&'static [u8], bool)]> {
+        match self.state {
+            St::MarkupDecl => Some(MARKUP),
+            St::CDataBracket => Some(CDATA_END),
+            St::EscapeStart | St::Escaped | St::DoubleEscaped => Some(DASHES),
+            St::EscapedLt | St::DoubleEscapedEndTagName => Some(SCRIPT),
+            _ => None,
+        }
+    }
+
+    /// Feeds one byte at offset `pos`.
+    #[inline]
+    fn step(&mut self, b: u8, pos: u64) {
+        if let Some(pats) = self.patterns() {
+            self.pbuf[self.plen] = b;
+            self.plen += 1;
+            match match_patterns(pats, &self.pbuf[..self.plen]) {
+                Pattern::Prefix => return,
+                Pattern::Match(i) => {
+                    self.plen = 0;
+                    self.pattern_matched(i);
+                    return;
+                }
+                Pattern::Mismatch => {
+                    let n = self.plen;
+                    self.plen = 0;
+                    let bytes = self.pbuf;
+                    let first = pos + 1 - n as u64;
+                    self.arms(bytes[0], first);
+                    for (i, &c) in bytes[1..n].iter().enumerate() {
+                        self.step(c, first + 1 + i as u64);
+                    }
+                    return;
+                }
+            }
+        }
+        self.arms(b, pos);
+    }
+
+    fn pattern_matched(&mut self, i: usize) {
+        self.state = match (self.state, i) {
+            (St::MarkupDecl, 0) => St::CommentStart,
+            (St::MarkupDecl, 1) => St::Bogus,
+            (St::MarkupDecl, _) if self.cdata_allowed => {
+                self.text_type = TextMode::CData;
+                St::Text(TextMode::CData)
+            }
+            (St::MarkupDecl, _) => St::Bogus,
+            (St::CDataBracket, _) => {
+                self.text_type = TextMode::Data;
+                St::Text(TextMode::Data)
+            }
+            (St::EscapeStart | St::Escaped, _) => St::EscapedDashDash,
+            (St::DoubleEscaped, _) => St::DoubleEscapedDashDash,
+            (St::EscapedLt, _) => St::DoubleEscapedStart,
+            (St::DoubleEscapedEndTagName, _) => St::DoubleEscapedEnd,
+            (s, _) => s,
+        };
+    }
+
+    /// Processes `b` again in state `st` (the tokenizer's "reconsume").
+    fn reconsume(&mut self, st: St, b: u8, pos: u64) {
+        self.state = st;
+        self.step(b, pos);
+    }
+
+    /// The per-byte transitions (patterns are handled by [`Tok::step`]).
+    fn arms(&mut self, b: u8, pos: u64) {
+        use St::*;
+        match self.state {
+            Text(t) => match (t, b) {
+                (
+                    TextMode::Data | TextMode::RcData | TextMode::RawText | TextMode::Script,
+                    b'<',
+                ) => {
+                    self.mark = pos;
+                    self.state = if t == TextMode::Data {
+                        TagOpen
+                    } else {
+                        TextLt(t)
+                    };
+                }
+                (TextMode::CData, b']') => {
+                    self.mark = pos;
+                    self.state = CDataBracket;
+                }
+                _ => self.mark = pos + 1,
+            },
+            CDataBracket => self.reconsume(Text(TextMode::CData), b, pos),
+            TagOpen => match b {
+                b'a'..=b'z' | b'A'..=b'Z' => {
+                    self.tag = TagInfo::new(false, b);
+                    self.state = TagName;
+                }
+                b'!' => self.state = MarkupDecl,
+                b'/' => self.state = EndTagOpen,
+                b'?' => self.state = Bogus,
+                _ => self.reconsume(Text(TextMode::Data), b, pos),
+            },
+            EndTagOpen => match b {
+                b'a'..=b'z' | b'A'..=b'Z' => {
+                    self.tag = TagInfo::new(true, b);
+                    self.state = TagName;
+                }
+                b'>' => self.state = Text(TextMode::Data),
+                _ => self.reconsume(Bogus, b, pos),
+            },
+            MarkupDecl => self.reconsume(Bogus, b, pos),
+            TagName => match b {
+                _ if is_ws(b) => self.state = BeforeAttrName,
+                b'>' => self.state = Emitted(false),
+                b'/' => self.state = SelfClosing,
+                _ => self.tag.name_byte(b),
+            },
+            BeforeAttrName => match b {
+                _ if is_ws(b) => {}
+                b'/' => self.state = SelfClosing,
+                b'>' => self.state = Emitted(false),
+                _ => {
+                    self.tag.start_attr(b);
+                    self.state = AttrName;
+                }
+            },
+            AttrName => match b {
+                _ if is_ws(b) => {
+                    self.tag.finish_attr_name();
+                    self.state = AfterAttrName;
+                }
+                b'=' => {
+                    self.tag.finish_attr_name();
+                    self.state = BeforeAttrValue;
+                }
+                b'/' => {
+                    self.tag.finish_attr_name();
+                    self.tag.finish_attr();
+                    self.state = SelfClosing;
+                }
+                b'>' => {
+                    self.tag.finish_attr_name();
+                    self.tag.finish_attr();
+                    self.state = Emitted(false);
+                }
+                _ => self.tag.attr_name_byte(b),
+            },
+            AfterAttrName => match b {
+                _ if is_ws(b) => {}
+                b'/' => {
+                    self.tag.finish_attr();
+                    self.state = SelfClosing;
+                }
+                b'=' => self.state = BeforeAttrValue,
+                b'>' => {
+                    self.tag.finish_attr();
+                    self.state = Emitted(false);
+                }
+                _ => {
+                    self.tag.finish_attr();
+                    self.tag.start_attr(b);
+                    self.state = AttrName;
+                }
+            },
+            BeforeAttrValue => match b {
+                _ if is_ws(b) => {}
+                b'"' => {
+                    self.tag.has_value = true;
+                    self.state = ValueDq;
+                }
+                b'\'' => {
+                    self.tag.has_value = true;
+                    self.state = ValueSq;
+                }
+                b'>' => {
+                    self.tag.finish_attr();
+                    self.state = Emitted(true);
+                }
+                _ => {
+                    self.tag.has_value = true;
+                    self.reconsume(ValueUnq, b, pos);
+                }
+            },
+            ValueDq | ValueSq => {
+                let quote = if self.state == ValueDq { b'"' } else { b'\'' };
+                if b == quote {
+                    self.tag.finish_attr();
+                    self.state = BeforeAttrName;
+                } else {
+                    self.tag.value_byte(b);
+                }
+            }
+            ValueUnq => match b {
+                _ if is_ws(b) => {
+                    self.tag.finish_attr();
+                    self.state = BeforeAttrName;
+                }
+                b'>' => {
+                    self.tag.finish_attr();
+                    self.state = Emitted(false);
+                }
+                _ => self.tag.value_byte(b),
+            },
+            SelfClosing => match b {
+                b'>' => {
+                    self.tag.self_closing = true;
+                    self.state = Emitted(false);
+                }
+                _ => self.reconsume(BeforeAttrName, b, pos),
+            },
+            Bogus => {
+                if b == b'>' {
+                    self.end_construct(pos);
+                }
+            }
+            CommentStart => match b {
+                b'-' => self.state = CommentStartDash,
+                b'>' => self.end_construct(pos),
+                _ => self.reconsume(Comment, b, pos),
+            },
+            CommentStartDash => match b {
+                b'-' => self.state = CommentEnd,
+                b'>' => self.end_construct(pos),
+                _ => self.reconsume(Comment, b, pos),
+            },
+            Comment => match b {
+                b'-' => self.state = CommentEndDash,
+                b'<' => self.state = CommentLt,
+                _ => {}
+            },
+            CommentEndDash => match b {
+                b'-' => self.state = CommentEnd,
+                _ => self.reconsume(Comment, b, pos),
+            },
+            CommentEnd => match b {
+                b'>' => self.end_construct(pos),
+                b'!' => self.state = CommentEndBang,
+                b'-' => {}
+                _ => self.reconsume(Comment, b, pos),
+            },
+            CommentEndBang => match b {
+                b'-' => self.state = CommentEndDash,
+                b'>' => self.end_construct(pos),
+                _ => self.reconsume(Comment, b, pos),
+            },
+            CommentLt => match b {
+                b'!' => self.state = CommentLtBang,
+                b'<' => {}
+                _ => self.reconsume(Comment, b, pos),
+            },
+            CommentLtBang => match b {
+                b'-' => self.state = CommentLtBangDash,
+                _ => self.reconsume(Comment, b, pos),
+            },
+            CommentLtBangDash => match b {
+                b'-' => self.state = CommentLtBangDashDash,
+                _ => self.reconsume(CommentEndDash, b, pos),
+            },
+            CommentLtBangDashDash => self.reconsume(CommentEnd, b, pos),
+            TextLt(t) => match b {
+                b'/' => self.state = TextEndTagOpen(t),
+                b'!' if t == TextMode::Script => self.state = EscapeStart,
+                _ => self.reconsume(Text(t), b, pos),
+            },
+            TextEndTagOpen(t) => match b {
+                b'a'..=b'z' | b'A'..=b'Z' => {
+                    self.tag = TagInfo::new(true, b);
+                    self.state = TextEndTagName(t);
+                }
+                _ => self.reconsume(Text(t), b, pos),
+            },
+            TextEndTagName(t) => {
+                let appropriate = self.tag.hash == self.last_start_hash;
+                match b {
+                    _ if is_ws(b) && appropriate => self.state = BeforeAttrName,
+                    b'/' if appropriate => self.state = SelfClosing,
+                    b'>' if appropriate => self.state = Emitted(false),
+                    b'a'..=b'z' | b'A'..=b'Z' => self.tag.name_byte(b),
+                    _ => self.reconsume(Text(t), b, pos),
+                }
+            }
+            EscapeStart => self.reconsume(Text(TextMode::Script), b, pos),
+            Escaped => {
+                if b == b'<' {
+                    self.mark = pos;
+                    self.state = EscapedLt;
+                }
+            }
+            EscapedDashDash => match b {
+                b'-' => {}
+                b'<' => {
+                    self.mark = pos;
+                    self.state = EscapedLt;
+                }
+                b'>' => self.reconsume(Text(TextMode::Script), b, pos),
+                _ => self.state = Escaped,
+            },
+            EscapedLt => match b {
+                b'/' => self.state = EscapedEndTagOpen,
+                _ => {
+                    self.mark = pos;
+                    self.reconsume(Escaped, b, pos);
+                }
+            },
+            EscapedEndTagOpen => match b {
+                b'a'..=b'z' | b'A'..=b'Z' => {
+                    self.tag = TagInfo::new(true, b);
+                    self.state = EscapedEndTagName;
+                }
+                _ => {
+                    self.mark = pos;
+                    self.reconsume(Escaped, b, pos);
+                }
+            },
+            EscapedEndTagName => {
+                let appropriate = self.tag.hash == self.last_start_hash;
+                match b {
+                    _ if is_ws(b) && appropriate => self.state = BeforeAttrName,
+                    b'/' if appropriate => self.state = SelfClosing,
+                    b'>' if appropriate => self.state = Emitted(false),
+                    b'a'..=b'z' | b'A'..=b'Z' => self.tag.name_byte(b),
+                    _ => {
+                        self.mark = pos;
+                        self.reconsume(Escaped, b, pos);
+                    }
+                }
+            }
+            DoubleEscapedStart => match b {
+                _ if is_ws(b) || b == b'/' || b == b'>' => self.state = DoubleEscaped,
+                _ => self.reconsume(Escaped, b, pos),
+            },
+            DoubleEscaped => {
+                if b == b'<' {
+                    self.mark = pos;
+                    self.state = DoubleEscapedLt;
+                }
+            }
+            DoubleEscapedDashDash => match b {
+                b'-' => {}
+                b'<' => self.state = DoubleEscapedLt,
+                b'>' => self.reconsume(Text(TextMode::Script), b, pos),
+                _ => self.state = DoubleEscaped,
+            },
+            DoubleEscapedLt => match b {
+                b'/' => self.state = DoubleEscapedEndTagName,
+                _ => self.reconsume(DoubleEscaped, b, pos),
+            },
+            DoubleEscapedEndTagName => self.reconsume(DoubleEscaped, b, pos),
+            DoubleEscapedEnd => match b {
+                _ if is_ws(b) || b == b'/' || b == b'>' => self.state = Escaped,
+                _ => self.reconsume(DoubleEscaped, b, pos),
+            },
+            Emitted(_) => {}
+        }
+    }
+
+    /// A comment, bogus comment or doctype ended at `pos`.
+    fn end_construct(&mut self, pos: u64) {
+        self.state = St::Text(TextMode::Data);
+        self.mark = pos + 1;
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ns {
+    Html,
+    Svg,
+    MathMl,
+}
+
+/// Hashes the name keys, which are already hashes, with one multiplication.
+#[derive(Debug, Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// The tree-builder feedback `lol_html` simulates, and its open-element stack.
+#[derive(Debug)]
+struct Tree {
+    ns: Vec<Ns>,
+    /// Name keys of the open elements.
+    open: Vec<u64>,
+    counts: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+}
+
+impl Tree {
+    fn new() -> Self {
+        Tree {
+            ns: vec![Ns::Html],
+            open: Vec::new(),
+            counts: HashMap::default(),
+        }
+    }
+
+    fn current(&self) -> Ns {
+        *self.ns.last().expect("the namespace stack is never empty")
+    }
+
+    fn too_deep(&self, limit: usize) -> bool {
+        self.open.len() >= limit || self.ns.len() >= limit
+    }
+
+    fn enter(&mut self, ns: Ns, tok: &mut Tok) {
+        self.ns.push(ns);
+        tok.cdata_allowed = ns != Ns::Html;
+    }
+
+    fn leave(&mut self, tok: &mut Tok) {
+        if self.ns.len() > 1 {
+            self.ns.pop();
+        }
+        tok.cdata_allowed = self.current() != Ns::Html;
+    }
+
+    /// Applies a tag the tokenizer has just emitted.
+    fn emit(&mut self, tok: &mut Tok, to_data: bool) {
+        let t = tok.tag;
+        tok.text_type = TextMode::Data;
+        let h = t.hash;
+        if t.end {
+            let cur = self.current();
+            if cur == Ns::Html {
+                if self.ns.len() >= 2 {
+                    let prev = self.ns[self.ns.len() - 2];
+                    let text_point =
+                        matches!(h, tag::MI | tag::MO | tag::MN | tag::MS | tag::MTEXT);
+                    let html_point = matches!(h, tag::DESC | tag::TITLE | tag::FOREIGN_OBJECT);
+                    let annotation = h == EMPTY
+                        && prev == Ns::MathMl
+                        && t.name_len == 14
+                        && t.name() == b"annotation-xml";
+                    if (prev == Ns::MathMl && text_point)
+                        || (prev == Ns::Svg && html_point)
+                        || annotation
+                    {
+                        self.leave(tok);
+                    }
+                }
+            } else if (cur == Ns::Svg && h == tag::SVG)
+                || (cur == Ns::MathMl && h == tag::MATH)
+                || h == tag::P
+                || h == tag::BR
+            {
+                self.leave(tok);
+            }
+            self.pop_to(t.key());
+        } else {
+            if h == tag::SVG {
+                self.enter(Ns::Svg, tok);
+            } else if h == tag::MATH {
+                self.enter(Ns::MathMl, tok);
+            } else if self.current() != Ns::Html {
+                let cur = self.current();
+                if tag::FOREIGN_EXIT.contains(&h) {
+                    self.leave(tok);
+                } else if (cur == Ns::Svg
+                    && matches!(h, tag::DESC | tag::TITLE | tag::FOREIGN_OBJECT))
+                    || (cur == Ns::MathMl
+                        && matches!(h, tag::MI | tag::MO | tag::MN | tag::MS | tag::MTEXT))
+                {
+                    if !t.self_closing {
+                        self.enter(Ns::Html, tok);
+                    }
+                } else if h == tag::FONT {
+                    if t.font_attr {
+                        self.leave(tok);
+                    }
+                } else if h == EMPTY
+                    && cur == Ns::MathMl
+                    && !t.self_closing
+                    && t.name_len == 14
+                    && t.name() == b"annotation-xml"
+                    && t.html_encoding
+                {
+                    self.enter(Ns::Html, tok);
+                }
+            } else if let Some(text) = text_adjustment(h) {
+                tok.text_type = text;
+            }
+            tok.last_start_hash = h;
+            let pushed = if self.current() == Ns::Html {
+                !tag::VOID.contains(&h)
+            } else {
+                !t.self_closing
+            };
+            if pushed {
+                let key = t.key();
+                self.open.push(key);
+                *self.counts.entry(key).or_insert(0) += 1;
+            }
+        }
+        tok.state = if to_data {
+            St::Text(TextMode::Data)
+        } else {
+            St::Text(tok.text_type)
+        };
+    }
+
+    fn pop_to(&mut self, key: u64) {
+        if !self.counts.contains_key(&key) {
+            return;
+        }
+        if let Some(at) = self.open.iter().rposition(|&k| k == key) {
+            for k in self.open.drain(at..) {
+                if let Some(n) = self.counts.get_mut(&k) {
+                    *n -= 1;
+                    if *n == 0 {
+                        self.counts.remove(&k);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Instructions for the splitter, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Piece {
+    /// Give these bytes of the output buffer to the tokenizer.
+    Feed(std::ops::Range<usize>),
+    /// The bytes from input offset `at` on are a fill: ignore the text the tokenizer reports
+    /// for them. `breaks`: they replace a line-breaking start tag.
+    FillStart { at: u64, breaks: bool },
+    /// The fill ends at input offset `at`.
+    FillEnd { at: u64 },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Bytes pass unchanged.
+    Pass,
+    /// Holding back `<` and a tag name while the open-element stack is full.
+    Hold,
+    /// Holding back up to four dashes in escaped script text that has reached the limit
+    /// (`double`: double-escaped; `after_dashes`: the run continues a `--`).
+    DashRun { double: bool, after_dashes: bool },
+    /// Closing a construct that reached its limit; `orig` follows the real one (when
+    /// `live`).
+    Closing { live: bool },
+    /// Showing spaces until the real construct ends.
+    Fill,
+}
+
+/// The limits a guard enforces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Limits {
+    pub tag_bytes: u64,
+    pub attributes: usize,
+    pub open: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            tag_bytes: MAX_TAG_BYTES as u64,
+            attributes: MAX_ATTRIBUTES,
+            open: MAX_OPEN_ELEMENTS,
+        }
+    }
+}
+
+/// The guard for one document. See the [module docs](self).
+#[derive(Debug)]
+pub(crate) struct Guard {
+    limits: Limits,
+    view: Tok,
+    tree: Tree,
+    orig: Tok,
+    mode: Mode,
+    held: Vec<u8>,
+    held_start: u64,
+    /// Offset of the next input byte.
+    pos: u64,
+    /// The last byte fed was a `<` put in to release escaped script text.
+    flushed: bool,
+    /// Start of the current output piece.
+    piece: usize,
+    /// Tags the tokenizer emits: end offset, end tag, name hash; and the text mode before
+    /// each byte (for checking the guard against `lol_html`).
+    #[cfg(test)]
+    trace: (Vec<(u64, bool, u64)>, Vec<TextMode>),
+    /// The most bytes the tokenizer held at once.
+    #[cfg(test)]
+    max_held: u64,
+}
+
+impl Guard {
+    pub(crate) fn new(limits: Limits) -> Self {
+        Guard {
+            limits,
+            view: Tok::new(),
+            tree: Tree::new(),
+            orig: Tok::new(),
+            mode: Mode::Pass,
+            held: Vec::new(),
+            held_start: 0,
+            pos: 0,
+            flushed: false,
+            piece: 0,
+            #[cfg(test)]
+            trace: Default::default(),
+            #[cfg(test)]
+            max_held: 0,
+        }
+    }
+
+    /// Processes the next input bytes: appends what the tokenizer is to see to `out` and
+    /// the instructions to `pieces`.
+    pub(crate) fn scan(&mut self, input: &[u8], out: &mut Vec<u8>, pieces: &mut Vec<Piece>) {
+        self.piece = out.len();
+        let mut i = 0;
+        while i < input.len() {
+            if self.mode == Mode::Pass {
+                let n = self.run(&input[i..]);
+                out.extend_from_slice(&input[i..i + n]);
+                i += n;
+                if i == input.len() {
+                    break;
+                }
+            }
+            let n = self.bulk(&input[i..], out);
+            if n > 0 {
+                i += n;
+                continue;
+            }
+            self.byte(input[i], out, pieces);
+            i += 1;
+        }
+        self.close_piece(out, pieces);
+    }
+
+    /// Gives the tokenizer view the bytes that pass unchanged, up to the first one that
+    /// needs a decision; returns how many it took.
+    fn run(&mut self, input: &[u8]) -> usize {
+        let mut i = 0;
+        while i < input.len() {
+            let b = input[i];
+            let pos = self.pos;
+            let v = &self.view;
+            if self.flushed
+                || v.held(pos) >= self.limits.tag_bytes
+                || (v.tag.attrs > self.limits.attributes && v.state.in_tag())
+                || (b == b'<' && self.tree.too_deep(self.limits.open))
+            {
+                break;
+            }
+            let n = self.bulk_pass(&input[i..]);
+            if n > 0 {
+                i += n;
+                continue;
+            }
+            #[cfg(test)]
+            self.trace.1.push(self.view.text_type);
+            self.view.step(b, pos);
+            if let St::Emitted(to_data) = self.view.state {
+                #[cfg(test)]
+                self.trace
+                    .0
+                    .push((pos + 1, self.view.tag.end, self.view.tag.hash));
+                self.tree.emit(&mut self.view, to_data);
+                self.view.mark = pos + 1;
+            }
+            #[cfg(test)]
+            if !self.view.state.is_text() {
+                self.max_held = self.max_held.max(self.view.held(pos + 1));
+            }
+            self.pos += 1;
+            i += 1;
+        }
+        i
+    }
+
+    /// A run of bytes that changes nothing but the tag name or attribute name being read,
+    /// in pass mode; returns its length (0: go byte by byte).
+    #[inline]
+    fn bulk_pass(&mut self, input: &[u8]) -> usize {
+        let v = &self.view;
+        let n = match v.state {
+            St::Text(TextMode::Data | TextMode::RcData | TextMode::RawText | TextMode::Script) => {
+                memchr::memchr(b'<', input).unwrap_or(input.len())
+            }
+            St::Text(TextMode::Plain) => input.len(),
+            St::Text(TextMode::CData) => memchr::memchr(b']', input).unwrap_or(input.len()),
+            _ => return self.bulk_construct(input),
+        };
+        #[cfg(test)]
+        self.trace
+            .1
+            .extend(std::iter::repeat_n(self.view.text_type, n));
+        self.pos += n as u64;
+        self.view.mark = self.pos;
+        n
+    }
+
+    /// [`Guard::bulk_pass`] inside a tag, comment or escaped script.
+    fn bulk_construct(&mut self, input: &[u8]) -> usize {
+        let v = &self.view;
+        if v.plen > 0 {
+            return 0;
+        }
+        // NOTE: stop where the construct reaches its limit, so that the byte-by-byte path
+        // sees the cut at the same offset however the input is chunked.
+        let room = self.limits.tag_bytes.saturating_sub(v.held(self.pos));
+        let limit = input.len().min(usize::try_from(room).unwrap_or(usize::MAX));
+        let input = &input[..limit];
+        let until = |stop: fn(u8) -> bool| input.iter().position(|&b| stop(b)).unwrap_or(limit);
+        let n = match v.state {
+            St::ValueDq if !v.tag.encoding_attr => memchr::memchr(b'"', input).unwrap_or(limit),
+            St::ValueSq if !v.tag.encoding_attr => memchr::memchr(b'\'', input).unwrap_or(limit),
+            St::Bogus => memchr::memchr(b'>', input).unwrap_or(limit),
+            St::Comment | St::Escaped | St::DoubleEscaped => {
+                memchr::memchr2(b'-', b'<', input).unwrap_or(limit)
+            }
+            St::TagName => until(|b| is_ws(b) || b == b'>' || b == b'/'),
+            St::AttrName => until(|b| is_ws(b) || matches!(b, b'=' | b'>' | b'/')),
+            St::ValueUnq if !v.tag.encoding_attr => until(|b| is_ws(b) || b == b'>'),
+            _ => 0,
+        };
+        let run = &input[..n];
+        match v.state {
+            St::TagName => run.iter().for_each(|&b| self.view.tag.name_byte(b)),
+            St::AttrName => run.iter().for_each(|&b| self.view.tag.attr_name_byte(b)),
+            _ => {}
+        }
+        #[cfg(test)]
+        {
+            self.trace
+                .1
+                .extend(std::iter::repeat_n(self.view.text_type, n));
+            if n > 0 {
+                self.max_held = self.max_held.max(self.view.held(self.pos + n as u64));
+            }
+        }
+        self.pos += n as u64;
+        n
+    }
+
+    /// Ends the input: releases held bytes and closes an open fill.
+    pub(crate) fn finish(&mut self, out: &mut Vec<u8>, pieces: &mut Vec<Piece>) {
+        self.piece = out.len();
+        if matches!(self.mode, Mode::Hold | Mode::DashRun { .. }) {
+            self.release(out);
+        }
+        if self.mode == Mode::Fill {
+            self.close_piece(out, pieces);
+            pieces.push(Piece::FillEnd { at: self.pos });
+            self.mode = Mode::Pass;
+        }
+        self.close_piece(out, pieces);
+    }
+
+    fn close_piece(&mut self, out: &[u8], pieces: &mut Vec<Piece>) {
+        if out.len() > self.piece {
+            pieces.push(Piece::Feed(self.piece..out.len()));
+        }
+        self.piece = out.len();
+    }
+
+    /// Copies a run of bytes that cannot change anything, if the state allows; returns how
+    /// many bytes it took (0: go byte by byte).
+    /// In fill mode, a run of bytes that does not end the real construct: spaces for all
+    /// of it. Returns its length (0: go byte by byte).
+    fn bulk(&mut self, input: &[u8], out: &mut Vec<u8>) -> usize {
+        if self.mode != Mode::Fill || self.orig.plen > 0 {
+            return 0;
+        }
+        let until =
+            |stop: fn(u8) -> bool| input.iter().position(|&b| stop(b)).unwrap_or(input.len());
+        let n = match self.orig.state {
+            St::ValueDq => memchr::memchr(b'"', input).unwrap_or(input.len()),
+            St::ValueSq => memchr::memchr(b'\'', input).unwrap_or(input.len()),
+            St::Bogus => memchr::memchr(b'>', input).unwrap_or(input.len()),
+            St::Comment => memchr::memchr2(b'-', b'<', input).unwrap_or(input.len()),
+            St::TagName => until(|b| is_ws(b) || b == b'>' || b == b'/'),
+            St::AttrName => until(|b| is_ws(b) || matches!(b, b'=' | b'>' | b'/')),
+            St::ValueUnq => until(|b| is_ws(b) || b == b'>'),
+            _ => 0,
+        };
+        #[cfg(test)]
+        self.trace
+            .1
+            .extend(std::iter::repeat_n(self.view.text_type, n));
+        out.resize(out.len() + n, b' ');
+        self.pos += n as u64;
+        self.view.mark = self.pos;
+        n
+    }
+
+    #[inline]
+    fn feed_view(&mut self, c: u8, pos: u64, out: &mut Vec<u8>) {
+        out.push(c);
+        #[cfg(test)]
+        self.trace.1.push(self.view.text_type);
+        self.view.step(c, pos);
+        #[cfg(test)]
+        if !self.view.state.is_text() {
+            self.max_held = self.max_held.max(self.view.held(pos + 1));
+        }
+        if let St::Emitted(to_data) = self.view.state {
+            #[cfg(test)]
+            self.trace
+                .0
+                .push((pos + 1, self.view.tag.end, self.view.tag.hash));
+            self.tree.emit(&mut self.view, to_data);
+            self.view.mark = pos + 1;
+        }
+    }
+
+    fn byte(&mut self, b: u8, out: &mut Vec<u8>, pieces: &mut Vec<Piece>) {
+        let pos = self.pos;
+        self.pos += 1;
+        match self.mode {
+            Mode::Pass => self.pass(b, pos, out, pieces),
+            Mode::Hold => {
+                self.held.push(b);
+                self.decide_hold(out, pieces);
+            }
+            Mode::DashRun {
+                double,
+                after_dashes,
+            } => self.dash_run(b, pos, double, after_dashes, out, pieces),
+            Mode::Closing { live } => {
+                let c = closer(self.view.state, b);
+                self.feed_view(c, pos, out);
+                let mut live = live;
+                if live {
+                    self.orig.step(b, pos);
+                    if self.orig.state.is_text() {
+                        live = false;
+                        if !self.view.state.is_text() {
+                            // NOTE: the real construct ended before the cut one could be
+                            // closed; the next byte or two of what follows close it.
+                            self.mode = Mode::Closing { live: false };
+                            return;
+                        }
+                    }
+                }
+                if self.view.state.is_text() {
+                    if live {
+                        self.close_piece(out, pieces);
+                        pieces.push(Piece::FillStart {
+                            at: pos + 1,
+                            breaks: false,
+                        });
+                        self.mode = Mode::Fill;
+                    } else {
+                        self.mode = Mode::Pass;
+                    }
+                } else {
+                    self.mode = Mode::Closing { live };
+                }
+            }
+            Mode::Fill => {
+                #[cfg(test)]
+                self.trace.1.push(self.view.text_type);
+                out.push(b' ');
+                self.view.mark = pos + 1;
+                self.orig.step(b, pos);
+                if self.orig.state.is_text() {
+                    self.close_piece(out, pieces);
+                    pieces.push(Piece::FillEnd { at: pos + 1 });
+                    self.mode = Mode::Pass;
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn pass(&mut self, b: u8, pos: u64, out: &mut Vec<u8>, pieces: &mut Vec<Piece>) {
+        let v = &self.view;
+        let capped = v.held(pos) >= self.limits.tag_bytes;
+
+        let flushed = std::mem::take(&mut self.flushed);
+        let c = match v.state {
+            St::Text(TextMode::Data) if b == b'<' && self.tree.too_deep(self.limits.open) => {
+                self.held.clear();
+                self.held.push(b);
+                self.held_start = pos;
+                self.mode = Mode::Hold;
+                return;
+            }
+            s if (s.in_tag() && (capped || v.tag.attrs > self.limits.attributes))
+                || ((s.in_comment() || s == St::Bogus) && capped) =>
+            {
+                self.orig = self.view;
+                self.mode = Mode::Closing { live: true };
+                self.pos = pos;
+                self.byte(b, out, pieces);
+                return;
+            }
+            St::TextEndTagName(_) | St::EscapedEndTagName if capped && b.is_ascii_alphabetic() => {
+                b'0'
+            }
+            // NOTE: a pending `-` (half of a `--`) turns plain before a `<` just as before
+            // the byte it replaces.
+            St::Escaped | St::DoubleEscaped if capped && b != b'-' && b != b'<' => {
+                self.flushed = true;
+                b'<'
+            }
+            St::EscapedLt if flushed && matches!(b, b'/' | b's' | b'S') => b'x',
+            St::DoubleEscapedLt if flushed && b == b'/' => b'x',
+            St::EscapedDashDash if capped && !matches!(b, b'-' | b'<' | b'>') => {
+                self.flushed = true;
+                b'<'
+            }
+            St::Escaped | St::EscapedDashDash | St::DoubleEscaped | St::DoubleEscapedDashDash
+                if capped && b == b'-' =>
+            {
+                self.held.clear();
+                self.held.push(b);
+                self.held_start = pos;
+                self.mode = Mode::DashRun {
+                    double: matches!(v.state, St::DoubleEscaped | St::DoubleEscapedDashDash),
+                    after_dashes: matches!(
+                        v.state,
+                        St::EscapedDashDash | St::DoubleEscapedDashDash
+                    ),
+                };
+                return;
+            }
+            _ => b,
+        };
+        self.feed_view(c, pos, out);
+    }
+
+    /// A run of dashes in escaped script text that has reached the limit: the tokenizer
+    /// releases such text only at a `<`, so one of the dashes (or two, as `x<`) becomes
+    /// one, chosen so that the tokenizer is in the same state as with the real dashes when
+    /// it reads the byte after them.
+    fn dash_run(
+        &mut self,
+        b: u8,
+        pos: u64,
+        double: bool,
+        after_dashes: bool,
+        out: &mut Vec<u8>,
+        pieces: &mut Vec<Piece>,
+    ) {
+        let start = self.held_start;
+        if b == b'-' {
+            self.held.push(b);
+            if self.held.len() == 4 {
+                // Four dashes leave the real text after `--`; so do these.
+                let replacement: &[u8] = if double { b"x<--" } else { b"<---" };
+                for (i, &c) in replacement.iter().enumerate() {
+                    self.feed_view(c, start + i as u64, out);
+                }
+                self.held.clear();
+                self.mode = Mode::Pass;
+            }
+            return;
+        }
+        let k = self.held.len();
+        if b == b'>' || (double && k == 1 && after_dashes) {
+            // `-->` leaves the escaped text (releasing it); a single `-` after `--` in
+            // double-escaped text cannot be turned into a release.
+            self.release(out);
+            self.pass(b, pos, out, pieces);
+            return;
+        }
+        // The dashes but the last (or last two), then `<` (or `x<`): afterwards the
+        // tokenizer reads `b` just as after the real dashes.
+        let keep = if double && k >= 2 { k - 2 } else { k - 1 };
+        let tail: &[u8] = if double && k >= 2 { b"x<" } else { b"<" };
+        self.held.clear();
+        for i in 0..keep {
+            self.feed_view(b'-', start + i as u64, out);
+        }
+        for (i, &c) in tail.iter().enumerate() {
+            self.feed_view(c, start + (keep + i) as u64, out);
+        }
+        self.flushed = true;
+        self.mode = Mode::Pass;
+        self.pass(b, pos, out, pieces);
+    }
+
+    /// Gives held bytes to the tokenizer unchanged.
+    fn release(&mut self, out: &mut Vec<u8>) {
+        let held = std::mem::take(&mut self.held);
+        for (i, &c) in held.iter().enumerate() {
+            self.feed_view(c, self.held_start + i as u64, out);
+        }
+        self.mode = Mode::Pass;
+    }
+
+    /// With the open-element stack full: lets a held start tag through or turns it into a
+    /// fill, once its name is known.
+    fn decide_hold(&mut self, out: &mut Vec<u8>, pieces: &mut Vec<Piece>) {
+        let held = &self.held;
+        if !held[1].is_ascii_alphabetic() {
+            self.release(out);
+            return;
+        }
+        let last = held[held.len() - 1];
+        let name = if is_ws(last) || last == b'/' || last == b'>' {
+            &held[1..held.len() - 1]
+        } else if held.len() > 17 {
+            &held[1..]
+        } else {
+            return;
+        };
+        let h = hash(name);
+        if self.tree.current() == Ns::Html
+            && (tag::VOID.contains(&h) || text_adjustment(h).is_some())
+        {
+            self.release(out);
+            return;
+        }
+        let lower = name.to_ascii_lowercase();
+        let breaks = std::str::from_utf8(&lower).is_ok_and(|n| tags::classify(n).breaks);
+        let start = self.held_start;
+        let held = std::mem::take(&mut self.held);
+        self.close_piece(out, pieces);
+        pieces.push(Piece::FillStart { at: start, breaks });
+        self.orig = Tok::new();
+        self.orig.mark = start;
+        for (i, &c) in held.iter().enumerate() {
+            let at = start + i as u64;
+            #[cfg(test)]
+            self.trace.1.push(self.view.text_type);
+            out.push(b' ');
+            self.view.mark = at + 1;
+            self.orig.step(c, at);
+        }
+        if self.orig.state.is_text() {
+            self.close_piece(out, pieces);
+            pieces.push(Piece::FillEnd {
+                at: start + held.len() as u64,
+            });
+            self.mode = Mode::Pass;
+        } else {
+            self.mode = Mode::Fill;
+        }
+    }
+}
+
+/// The byte that brings a cut construct closest to its end.
+fn closer(state: St, b: u8) -> u8 {
+    use St::*;
+    match state {
+        ValueDq => b'"',
+        ValueSq => b'\'',
+        SelfClosing if b != b'>' => b' ',
+        CommentEnd | CommentEndBang | CommentStart | CommentStartDash | CommentLtBangDashDash => {
+            b'>'
+        }
+        Comment | CommentEndDash | CommentLt | CommentLtBang | CommentLtBangDash => b'-',
+        _ => b'>',
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tag_hashes_match_lol_html() {
+        // Values of lol_html's `Tag` enum.
+        assert_eq!(tag::FOREIGN_OBJECT, 13_428_975_859_192_539_417);
+        assert_eq!(hash(b"DiV"), hash(b"div"));
+        assert_eq!(hash(b"my-element"), EMPTY);
+    }
+
+    fn run(input: &[u8], chunk: usize) -> (Vec<u8>, Vec<Piece>) {
+        let mut g = Guard::new(Limits::default());
+        let mut out = Vec::new();
+        let mut pieces = Vec::new();
+        for piece in input.chunks(chunk.max(1)) {
+            g.scan(piece, &mut out, &mut pieces);
+        }
+        g.finish(&mut out, &mut pieces);
+        (out, pieces)
+    }
+
+    #[test]
+    fn normal_markup_passes_unchanged() {
+        let html = b"<!DOCTYPE html><html><head><title>a</title><script>if (a<b) x='</div>';\
+            </script><style>p{}</style></head><body><!-- c --><p class=\"x\">Text &amp; more\
+            <svg><![CDATA[ x ]]><title>t</title></svg><textarea></p></textarea></body>";
+        for chunk in [1, 3, 1000] {
+            let (out, _) = run(html, chunk);
+            assert_eq!(out, html);
+        }
+    }
+
+    #[test]
+    fn a_huge_attribute_is_cut_and_the_rest_of_the_tag_filled() {
+        let mut html = b"<p>a</p><div title=\"".to_vec();
+        html.extend(std::iter::repeat_n(b'x', MAX_TAG_BYTES + 10));
+        html.extend_from_slice(b"\" class=c>after</div>");
+        for chunk in [7, 64 * 1024, html.len()] {
+            let (out, pieces) = run(&html, chunk);
+            assert_eq!(out.len(), html.len());
+            let cut = 8 + MAX_TAG_BYTES;
+            assert_eq!(&out[cut..cut + 2], b"\">");
+            assert!(out[cut + 2..].starts_with(b"     "));
+            assert!(out.ends_with(b" after</div>"));
+            let fills: Vec<_> = pieces
+                .iter()
+                .filter(|p| !matches!(p, Piece::Feed(_)))
+                .collect();
+            let end = (html.len() - b"after</div>".len()) as u64;
+            assert_eq!(
+                fills,
+                [
+                    &Piece::FillStart {
+                        at: cut as u64 + 2,
+                        breaks: false
+                    },
+                    &Piece::FillEnd { at: end }
+                ]
+            );
+        }
+    }
+
+    #[test]
+    fn an_unclosed_comment_is_cut() {
+        let mut html = b"<!--".to_vec();
+        html.extend(std::iter::repeat_n(b'x', MAX_TAG_BYTES + 10));
+        let (out, _) = run(&html, 4096);
+        assert_eq!(&out[MAX_TAG_BYTES..MAX_TAG_BYTES + 3], b"-->");
+        assert!(out[MAX_TAG_BYTES + 3..].iter().all(|&b| b == b' '));
+    }
+
+    #[test]
+    fn deep_start_tags_become_fills_but_void_and_raw_text_ones_pass() {
+        let mut html = b"<div>".repeat(MAX_OPEN_ELEMENTS);
+        html.extend_from_slice(b"<p class=x>a<br><script>x</script><span>b");
+        let (out, pieces) = run(&html, 5);
+        let tail = String::from_utf8(out[MAX_OPEN_ELEMENTS * 5..].to_vec()).unwrap();
+        assert_eq!(tail, "           a<br><script>x</script>      b");
+        assert!(pieces.contains(&Piece::FillStart {
+            at: (MAX_OPEN_ELEMENTS * 5) as u64,
+            breaks: true
+        }));
+    }
+
+    /// What `lol_html` reports.
+    #[derive(Debug, Default)]
+    struct LolTrace {
+        /// End offsets of start tags.
+        tags: Vec<u64>,
+        /// Start offset and text type of each non-empty text chunk.
+        texts: Vec<(u64, TextMode)>,
+        /// The longest start tag and comment, and the most attributes on a tag.
+        longest_tag: u64,
+        longest_comment: u64,
+        most_attributes: usize,
+    }
+
+    fn lol_html_trace(html: &[u8]) -> LolTrace {
+        use lol_html::html_content::TextType;
+        use lol_html::{HtmlRewriter, Settings, doc_comments, doc_text, element};
+        use std::cell::RefCell;
+        let trace = RefCell::new(LolTrace::default());
+        let mut rewriter = HtmlRewriter::new(
+            Settings::new()
+                .with_strict(false)
+                .append_element_content_handler(element!("*", |el| {
+                    let loc = el.source_location().bytes();
+                    let mut t = trace.borrow_mut();
+                    t.tags.push(loc.end as u64);
+                    t.longest_tag = t.longest_tag.max(loc.len() as u64);
+                    t.most_attributes = t.most_attributes.max(el.attributes().len());
+                    Ok(())
+                }))
+                .append_document_content_handler(doc_comments!(|c| {
+                    let mut t = trace.borrow_mut();
+                    let len = c.source_location().bytes().len() as u64;
+                    t.longest_comment = t.longest_comment.max(len);
+                    Ok(())
+                }))
+                .append_document_content_handler(doc_text!(|t| {
+                    if !t.as_str().is_empty() {
+                        let mode = match t.text_type() {
+                            TextType::Data => TextMode::Data,
+                            TextType::RCData => TextMode::RcData,
+                            TextType::RawText => TextMode::RawText,
+                            TextType::ScriptData => TextMode::Script,
+                            TextType::PlainText => TextMode::Plain,
+                            TextType::CDataSection => TextMode::CData,
+                        };
+                        let at = t.source_location().bytes().start as u64;
+                        trace.borrow_mut().texts.push((at, mode));
+                    }
+                    Ok(())
+                })),
+            |_: &[u8]| {},
+        );
+        rewriter.write(html).unwrap();
+        rewriter.end().unwrap();
+        trace.into_inner()
+    }
+
+    fn guarded(html: &[u8], limits: Limits, chunk: usize) -> (Guard, Vec<u8>, Vec<Piece>) {
+        let mut g = Guard::new(limits);
+        let (mut out, mut pieces) = (Vec::new(), Vec::new());
+        for piece in html.chunks(chunk) {
+            g.scan(piece, &mut out, &mut pieces);
+        }
+        g.finish(&mut out, &mut pieces);
+        (g, out, pieces)
+    }
+
+    /// Checks the guard's idea of the tokenizer against what `lol_html` reports for the
+    /// guard's output.
+    fn check_trace(
+        g: &Guard,
+        out: &[u8],
+    ) -> Result<LolTrace, proptest::test_runner::TestCaseError> {
+        let lol = lol_html_trace(out);
+        let ours: Vec<u64> = g.trace.0.iter().filter(|t| !t.1).map(|t| t.0).collect();
+        let text = String::from_utf8_lossy(out);
+        proptest::prop_assert_eq!(&ours, &lol.tags, "start tags in {:?}", text);
+        for &(at, mode) in &lol.texts {
+            proptest::prop_assert_eq!(g.trace.1[at as usize], mode, "text at {} in {:?}", at, text);
+        }
+        Ok(lol)
+    }
+
+    fn fragment() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let name = prop_oneof![
+            Just("div"),
+            Just("p"),
+            Just("script"),
+            Just("SCRIPT"),
+            Just("style"),
+            Just("title"),
+            Just("textarea"),
+            Just("plaintext"),
+            Just("svg"),
+            Just("math"),
+            Just("foreignObject"),
+            Just("desc"),
+            Just("mi"),
+            Just("font"),
+            Just("annotation-xml"),
+            Just("br"),
+            Just("img"),
+            Just("xmp"),
+            Just("iframe"),
+            Just("noscript"),
+            Just("b"),
+            Just("table"),
+            Just("x-y"),
+            Just("a1"),
+        ];
+        let attr = prop_oneof![
+            Just(""),
+            Just(" a"),
+            Just(" a=1"),
+            Just(" a='x>y'"),
+            Just(" b=\"q'\""),
+            Just(" color=red"),
+            Just(" encoding=\"text/html\""),
+            Just(" /"),
+            Just(" a="),
+            Just("/"),
+            Just(" a = \"<p>\" c"),
+        ];
+        prop_oneof![
+            (name.clone(), attr.clone()).prop_map(|(n, a)| format!("<{n}{a}>")),
+            (name, attr).prop_map(|(n, a)| format!("</{n}{a}>")),
+            Just("<!-- c -->".to_string()),
+            Just("<!--->".to_string()),
+            Just("<!-->".to_string()),
+            Just("<!--<!-- x --!>".to_string()),
+            Just("<!---->".to_string()),
+            Just("<?pi x>".to_string()),
+            Just("<!x y>".to_string()),
+            Just("<!DOCTYPE html PUBLIC \"a>b\">".to_string()),
+            Just("<![CDATA[ a ] ]] ]]>".to_string()),
+            Just("<!--".to_string()),
+            Just("-->".to_string()),
+            Just("--".to_string()),
+            Just("<".to_string()),
+            Just("</".to_string()),
+            Just("<script>".to_string()),
+            Just("</script>".to_string()),
+            Just("</scriptx>".to_string()),
+            Just("</ x>".to_string()),
+            Just("</>".to_string()),
+            Just("&amp;".to_string()),
+            Just(" \n".to_string()),
+            "[a-z<>/!\\-'\"= ]{1,8}",
+            "[a-z ]{1,12}",
+        ]
+    }
+
+    #[test]
+    fn escaped_script_text_is_released_whatever_its_dashes() {
+        let limits = Limits {
+            tag_bytes: 16,
+            ..Limits::default()
+        };
+        for run in [
+            "x", "-x", "--x", "---", "-", "x-", "<x", "--xy", "---x", "--x-", "-->x", "--<", "--/",
+            "--s", "-/", "--<x",
+        ] {
+            for script in ["<script><!--", "<script><!--<script>"] {
+                let html = format!("{script}{}", run.repeat(200));
+                let (g, out, _) = guarded(html.as_bytes(), limits, 7);
+                assert_eq!(out.len(), html.len());
+                assert!(g.max_held <= 20, "{run:?} after {script}: {}", g.max_held);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// The guard follows the tokenizer exactly: it sees the same start tags end at the
+        /// same offsets, and is in the same text mode wherever text is reported.
+        #[test]
+        fn the_guard_follows_lol_html(parts in proptest::collection::vec(fragment(), 0..40)) {
+            let html = parts.concat();
+            let (g, out, _) = guarded(html.as_bytes(), Limits::default(), 3);
+            proptest::prop_assert_eq!(&out, html.as_bytes());
+            check_trace(&g, &out)?;
+        }
+
+        /// With tiny limits the guard cuts all the time: it still follows the tokenizer,
+        /// keeps every construct within its limit, and decides the same in any chunking.
+        #[test]
+        fn cuts_keep_constructs_within_the_limits(
+            parts in proptest::collection::vec(fragment(), 0..40),
+            tag_bytes in 8u64..40,
+            attributes in 1usize..4,
+            open in 1usize..6,
+        ) {
+            let html = parts.concat();
+            let limits = Limits { tag_bytes, attributes, open };
+            let (g, out, pieces) = guarded(html.as_bytes(), limits, usize::MAX);
+            proptest::prop_assert_eq!(out.len(), html.len());
+            let lol = check_trace(&g, &out)?;
+            proptest::prop_assert!(lol.longest_tag <= tag_bytes + 2, "{:?}", lol);
+            proptest::prop_assert!(lol.longest_comment <= tag_bytes + 3, "{:?}", lol);
+            proptest::prop_assert!(lol.most_attributes <= attributes + 1, "{:?}", lol);
+            proptest::prop_assert!(g.max_held <= tag_bytes + 4, "held {}", g.max_held);
+            for chunk in [1, 5] {
+                let (_, o, p) = guarded(html.as_bytes(), limits, chunk);
+                proptest::prop_assert_eq!(&o, &out);
+                let fills = |p: &[Piece]| -> Vec<Piece> {
+                    p.iter().filter(|p| !matches!(p, Piece::Feed(_))).cloned().collect()
+                };
+                proptest::prop_assert_eq!(fills(&p), fills(&pieces));
+            }
+        }
+    }
+}
