@@ -557,3 +557,28 @@ fn eval_scores_methods_on_a_folder_of_pages_with_gold_text() {
     let f1 = pages[1]["f1"].as_f64().unwrap();
     assert!(f1 > 0.8, "built-in model F1 on the samples: {f1}");
 }
+
+#[test]
+fn every_subcommand_explains_its_options_and_filter_states_its_limits() {
+    for sub in ["filter", "lines", "label", "train", "eval", "plot"] {
+        mainline()
+            .args([sub, "--help"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("Options:"));
+    }
+    // Help text is wrapped to the terminal's width: compare with whitespace collapsed.
+    let help = mainline().args(["filter", "--help"]).output().unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    for limit in [
+        "no maximum input size",
+        "at most 1 MiB",
+        "at most 1024 attributes",
+        "at most 16,384 elements",
+        "4 nearest classed ancestors (64 bytes each)",
+        "up to 64 KiB",
+    ] {
+        assert!(help.contains(limit), "{limit:?} in {help}");
+    }
+}

@@ -43,7 +43,16 @@ use walk::Found;
 /// MB/s; --quiet turns both off.
 ///
 /// An input that cannot be read is reported on standard error with its name, the other
-/// inputs are still processed, and the exit code is 1.
+/// inputs are still processed, and the exit code is 1. Inputs that start like a binary
+/// format (PNG, JPEG, GIF, PDF, ZIP, ...) are such errors; anything else is read as HTML.
+///
+/// Limits: memory stays bounded whatever the input, and there is no maximum input size.
+/// A line's text is cut into pieces of at most 1 MiB; a tag, comment or doctype longer
+/// than 1 MiB is cut there (the rest of it is skipped), a tag keeps at most 1024
+/// attributes, at most 16,384 elements are tracked as open (further start tags are skipped,
+/// their text is kept), a line records the tag, class and id of its 4 nearest classed
+/// ancestors (64 bytes each), and up to 64 KiB of an input are held back until its
+/// encoding is known.
 ///
 /// JSON lines (--input-format jsonl), for pipelines such as Spark's RDD.pipe, Hadoop
 /// streaming or GNU parallel: every input line is one JSON object with an "html" string.
