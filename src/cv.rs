@@ -36,6 +36,9 @@ pub enum Recipe {
         features: Attributes,
         /// Neighbour lines on each side.
         context: usize,
+        /// A second stage on the first-stage scores of this many lines on each side
+        /// (written `/stackK` after the context), trained on out-of-fold scores.
+        stack: Option<usize>,
     },
 }
 
@@ -79,13 +82,18 @@ impl std::fmt::Display for Recipe {
                 model,
                 features,
                 context,
+                stack,
             } => {
                 let feats = match features {
                     Attributes::Set(FeatureSet::Seed) => "seed".to_string(),
                     Attributes::Set(FeatureSet::Full) => "full".to_string(),
                     Attributes::List(a) => a.join("+"),
                 };
-                write!(f, "{model}/{feats}/{context}")
+                write!(f, "{model}/{feats}/{context}")?;
+                if let Some(k) = stack {
+                    write!(f, "/stack{k}")?;
+                }
+                Ok(())
             }
         }
     }
@@ -98,8 +106,9 @@ impl FromStr for Recipe {
         let bad = || {
             Error::Other(format!(
                 "recipe {s:?} is not understood: write threshold, threshold=X, or \
-                 MODEL/FEATURES/CONTEXT such as logistic/seed/1 or mlp/full/3 \
-                 (MODEL: logistic or mlp; FEATURES: seed, full, or attributes joined by +)"
+                 MODEL/FEATURES/CONTEXT[/stackK] such as logistic/seed/1, mlp/full/3 or \
+                 mlp/full/1/stack8 (MODEL: logistic or mlp; FEATURES: seed, full, or \
+                 attributes joined by +; stackK: a second stage on K lines each side)"
             ))
         };
         if s == "threshold" {
@@ -109,8 +118,19 @@ impl FromStr for Recipe {
             return t.parse().map(Recipe::Threshold).map_err(|_| bad());
         }
         let parts: Vec<&str> = s.split('/').collect();
-        let [model, feats, context] = parts[..] else {
-            return Err(bad());
+        let (model, feats, context, stack) = match parts[..] {
+            [m, f, c] => (m, f, c, None),
+            [m, f, c, st] => {
+                let k: usize = st
+                    .strip_prefix("stack")
+                    .and_then(|k| k.parse().ok())
+                    .ok_or_else(bad)?;
+                if k > crate::stack::MAX_LOOKAHEAD {
+                    return Err(bad());
+                }
+                (m, f, c, Some(k))
+            }
+            _ => return Err(bad()),
         };
         let model: ModelType = model.parse().map_err(|_| bad())?;
         let context: usize = context.parse().map_err(|_| bad())?;
@@ -135,6 +155,7 @@ impl FromStr for Recipe {
             model,
             features,
             context,
+            stack,
         })
     }
 }
@@ -297,6 +318,8 @@ pub struct CvOptions {
     /// Training parameters shared by all trained recipes (model type, features and context
     /// come from each recipe).
     pub params: TrainParams,
+    /// Second-stage parameters of stacked recipes (the lookahead comes from each recipe).
+    pub stack: train::StackParams,
 }
 
 /// Cross-validates `recipes` on `cv`, calling `progress` with a message after each training.
@@ -337,7 +360,16 @@ pub fn cross_validate(
                     *k = cv.data.x[[r, idx[0]]] > *t;
                 }
             }
-            Recipe::Trained { model, context, .. } => {
+            Recipe::Trained {
+                model,
+                context,
+                stack,
+                ..
+            } => {
+                let base = match stack {
+                    Some(_) => Some(train::StageInputs::of(&cv.data, &options.stack.base)?),
+                    None => None,
+                };
                 let sub = Dataset {
                     features: columns.clone(),
                     x: cv.data.x.select(Axis(1), &idx),
@@ -353,6 +385,29 @@ pub fn cross_validate(
                     if test.is_empty() {
                         continue;
                     }
+                    let mut params = options.params.clone();
+                    params.model = *model;
+                    params.context = *context;
+                    params.seed = options.seed.wrapping_add(fold as u64);
+                    if let (Some(k), Some(base)) = (stack, &base) {
+                        let stack_params = train::StackParams {
+                            lookahead: *k,
+                            ..options.stack.clone()
+                        };
+                        let (m, _) = train::train_stacked(
+                            &sub,
+                            base,
+                            &train_all,
+                            &params,
+                            &stack_params,
+                            &mut |m| progress(&format!("{recipe}: fold {}: {m}", fold + 1)),
+                        )?;
+                        let decided = train::decide_stacked(&m, &sub, base, &test);
+                        for (&r, k) in test.iter().zip(decided) {
+                            keep[r] = k;
+                        }
+                        continue;
+                    }
                     let train_groups: Vec<String> =
                         train_all.iter().map(|&r| sub.groups[r].clone()).collect();
                     let (t_idx, v_idx) = train::group_split(
@@ -362,10 +417,6 @@ pub fn cross_validate(
                     );
                     let train_rows: Vec<usize> = t_idx.iter().map(|&i| train_all[i]).collect();
                     let val_rows: Vec<usize> = v_idx.iter().map(|&i| train_all[i]).collect();
-                    let mut params = options.params.clone();
-                    params.model = *model;
-                    params.context = *context;
-                    params.seed = options.seed.wrapping_add(fold as u64);
                     let (m, report) =
                         train::train_on_rows(&sub, &train_rows, &val_rows, &params, &mut |_| {})?;
                     let mut row = Vec::with_capacity(columns.len());

@@ -34,9 +34,12 @@ pub enum Error {
     ModelFormat(String),
 
     /// A model file was written by an incompatible version of mainline.
-    #[error("model file has format version {found}, this build reads version {expected}")]
+    #[error(
+        "model file has format version {found}, this build reads versions {} to {expected}",
+        crate::model::MIN_MODEL_FORMAT_VERSION
+    )]
     ModelVersion {
-        /// Version this build understands.
+        /// Newest version this build understands.
         expected: u32,
         /// Version found in the file.
         found: u32,

@@ -2,8 +2,10 @@
 //!
 //! [`Extractor`] wires the stages together: the [`Splitter`] turns bytes into lines, each
 //! line's [`LineFeatures`] are computed once, and a [`Scorer`] decides each line as soon as
-//! the lines after it that its features need have arrived (its [`Scorer::context`]). Only
-//! that window of lines is held, so memory does not depend on the page length.
+//! the lines after it that its features need have arrived (its [`Scorer::context`]). A
+//! two-stage model then waits for its second stage's lookahead of first-stage scores
+//! ([`Scorer::lookahead`], see [`crate::stack`]). Only those windows of lines are held, so
+//! memory does not depend on the page length.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -30,6 +32,7 @@ use std::sync::Arc;
 use crate::features::{self, LineFeatures, MAX_CONTEXT, N_FEATURES};
 use crate::lines::{Line, Splitter};
 use crate::model::Model;
+use crate::stack::{self, Window};
 use crate::{Error, Result};
 
 /// Decides whether a line is kept, from its full feature row.
@@ -45,6 +48,34 @@ pub trait Scorer: Send + Sync {
 
     /// A short description for reports ("threshold 0.5", a model's recipe, …).
     fn describe(&self) -> String;
+
+    /// Whether a second stage makes the decision from the window of [`Scorer::decide`]
+    /// scores around each line (see [`crate::stack`]). Default: no.
+    fn two_stage(&self) -> bool {
+        false
+    }
+
+    /// Lines of lookahead of the second stage, at most [`stack::MAX_LOOKAHEAD`]; 0 when
+    /// there is none.
+    fn lookahead(&self) -> usize {
+        0
+    }
+
+    /// For a two-stage scorer: fills `out` with the line's first-stage features that the
+    /// second stage copies, taken from the full `row`, and returns the line's weight in
+    /// the text-weighted window mean.
+    fn stage2_inputs(&self, row: &[f32], out: &mut Vec<f32>) -> f32 {
+        let _ = row;
+        out.clear();
+        0.0
+    }
+
+    /// For a two-stage scorer: the second-stage score of a line from its
+    /// [`stack::input_names`] row, and whether the line is kept.
+    fn decide_stage2(&self, row: &[f32]) -> (f32, bool) {
+        let _ = row;
+        unreachable!("decide_stage2 is only called on two-stage scorers")
+    }
 }
 
 /// The seed design's fixed rule: keep a line when its density is above the threshold.
@@ -110,6 +141,10 @@ pub struct ModelScorer {
     columns: Vec<usize>,
     /// The model reads the first columns of the row in order (no gathering needed).
     prefix: bool,
+    /// Columns of the row copied into the second stage's inputs.
+    stage2_columns: Vec<usize>,
+    /// Column of `ln_text_bytes`, the second stage's text weight.
+    weight_column: usize,
 }
 
 /// The model built into mainline (`models/default.json`, see `models/README.md`).
@@ -146,10 +181,29 @@ impl ModelScorer {
         let names: Vec<&str> = features::names().iter().map(String::as_str).collect();
         let columns = model.bind(&names)?;
         let prefix = columns.iter().enumerate().all(|(i, &c)| i == c);
+        let find = |name: &str| {
+            names.iter().position(|n| *n == name).ok_or_else(|| {
+                Error::FeatureMismatch(format!(
+                    "the model's second stage reads feature \"{name}\", which this build does \
+                     not compute"
+                ))
+            })
+        };
+        let mut stage2_columns = Vec::new();
+        if let Some(s2) = &model.stack {
+            let copied = &s2.features[stack::window_names(s2.lookahead).len()..];
+            for name in copied {
+                let feature = name.strip_prefix(stack::LINE_PREFIX).unwrap_or(name);
+                stage2_columns.push(find(feature)?);
+            }
+        }
+        let weight_column = find("ln_text_bytes")?;
         Ok(ModelScorer {
             model,
             columns,
             prefix,
+            stage2_columns,
+            weight_column,
         })
     }
 
@@ -181,6 +235,30 @@ impl Scorer for ModelScorer {
         (score, score >= self.model.threshold)
     }
 
+    fn two_stage(&self) -> bool {
+        self.model.stack.is_some()
+    }
+
+    fn lookahead(&self) -> usize {
+        self.model.stack.as_ref().map_or(0, |s| s.lookahead)
+    }
+
+    fn stage2_inputs(&self, row: &[f32], out: &mut Vec<f32>) -> f32 {
+        out.clear();
+        out.extend(self.stage2_columns.iter().map(|&i| row[i]));
+        row[self.weight_column]
+    }
+
+    fn decide_stage2(&self, row: &[f32]) -> (f32, bool) {
+        let s2 = self
+            .model
+            .stack
+            .as_ref()
+            .expect("decide_stage2 is only called on two-stage models");
+        let score = s2.score(row);
+        (score, score >= s2.threshold)
+    }
+
     fn describe(&self) -> String {
         let p = &self.model.provenance;
         if p.recipe.is_empty() {
@@ -196,7 +274,7 @@ impl Scorer for ModelScorer {
 pub struct Decision {
     /// The line.
     pub line: Line,
-    /// The scorer's score for it.
+    /// The scorer's score for it (the second stage's, for a two-stage model).
     pub score: f32,
     /// Whether it is part of the main content.
     pub keep: bool,
@@ -214,6 +292,10 @@ pub struct Extractor {
     pending: VecDeque<(Line, LineFeatures)>,
     /// Features of the last decided lines, most recent last (at most `context`).
     history: VecDeque<LineFeatures>,
+    /// Two-stage scorers: lines scored by the first stage and waiting for the lines after
+    /// them (at most the lookahead + 1), with their feature rows when kept.
+    window: Option<Window<(Line, Option<Vec<f32>>)>>,
+    base: Vec<f32>,
     out: VecDeque<Decision>,
     row: Vec<f32>,
     scratch: Vec<f32>,
@@ -232,6 +314,9 @@ impl Extractor {
     /// An extractor for one document, deciding with `scorer`.
     pub fn new(scorer: Arc<dyn Scorer>) -> Self {
         let context = scorer.context().min(MAX_CONTEXT);
+        let window = scorer
+            .two_stage()
+            .then(|| Window::new(scorer.lookahead().min(stack::MAX_LOOKAHEAD)));
         Extractor {
             splitter: Splitter::new(),
             scorer,
@@ -239,6 +324,8 @@ impl Extractor {
             keep_features: false,
             pending: VecDeque::with_capacity(context + 2),
             history: VecDeque::with_capacity(context + 1),
+            window,
+            base: Vec::new(),
             out: VecDeque::new(),
             row: vec![0.0; N_FEATURES],
             scratch: Vec::new(),
@@ -271,7 +358,18 @@ impl Extractor {
         while !self.pending.is_empty() {
             self.decide_front();
         }
+        if let Some(w) = &mut self.window {
+            w.finish();
+        }
+        self.drain_window();
         Ok(())
+    }
+
+    /// Lines read and not yet decided: at most the scorer's context + 1, plus its
+    /// second stage's lookahead + 1. Decided lines wait in the output until taken with
+    /// [`Extractor::next_decision`].
+    pub fn buffered_lines(&self) -> usize {
+        self.pending.len() + self.window.as_ref().map_or(0, Window::pending)
     }
 
     /// The next decided line, in document order.
@@ -319,12 +417,34 @@ impl Extractor {
             }
             self.history.push_back(f);
         }
-        self.out.push_back(Decision {
-            line,
-            score,
-            keep,
-            features: self.keep_features.then(|| self.row.clone()),
-        });
+        let features = self.keep_features.then(|| self.row.clone());
+        match &mut self.window {
+            None => self.out.push_back(Decision {
+                line,
+                score,
+                keep,
+                features,
+            }),
+            Some(w) => {
+                let weight = self.scorer.stage2_inputs(&self.row, &mut self.base);
+                w.push((line, features), score, weight, &self.base);
+                self.drain_window();
+            }
+        }
+    }
+
+    /// Decides the lines whose second-stage rows are ready.
+    fn drain_window(&mut self) {
+        let Some(w) = &mut self.window else { return };
+        while let Some(((line, features), row)) = w.pop() {
+            let (score, keep) = self.scorer.decide_stage2(&row);
+            self.out.push_back(Decision {
+                line,
+                score,
+                keep,
+                features,
+            });
+        }
     }
 }
 

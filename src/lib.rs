@@ -11,6 +11,7 @@ pub mod input;
 pub mod lines;
 pub mod methods;
 pub mod model;
+pub mod stack;
 pub mod train;
 
 pub use error::{Error, Result};

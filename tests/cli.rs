@@ -433,10 +433,11 @@ fn a_model_file_that_is_not_json_or_of_another_version_is_rejected() {
     )
     .unwrap();
     let future = dir.path().join("future.json");
-    std::fs::write(
-        &future,
-        builtin.replacen("\"format\": 1", "\"format\": 99", 1),
-    )
+    std::fs::write(&future, {
+        let mut value: serde_json::Value = serde_json::from_str(&builtin).unwrap();
+        value["format"] = 99.into();
+        value.to_string()
+    })
     .unwrap();
     mainline()
         .args([

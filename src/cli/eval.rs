@@ -17,7 +17,7 @@ use mainline::eval::{self, Confusion, WordScores};
 use mainline::extract::{ModelScorer, Scorer, Threshold, extract_text};
 use mainline::methods::Method;
 use mainline::model::Model;
-use mainline::train::{self, ModelType, ThresholdObjective, TrainParams};
+use mainline::train::{self, ModelType, StackParams, ThresholdObjective, TrainParams};
 
 /// Evaluate extraction: the fixed threshold, trained models and the other seed algorithms.
 ///
@@ -64,7 +64,9 @@ pub struct Args {
     methods: Vec<String>,
 
     /// Cross-validate this recipe (repeatable): `threshold`, or MODEL/FEATURES/CONTEXT such
-    /// as logistic/seed/1 or mlp/full/3 (FEATURES: seed, full, or attributes joined by +).
+    /// as logistic/seed/1 or mlp/full/3 (FEATURES: seed, full, or attributes joined by +),
+    /// optionally followed by /stackK for a two-stage model whose second stage reads the
+    /// first-stage scores of K lines on each side (e.g. mlp/full/1/stack8).
     #[arg(long = "recipe", value_name = "RECIPE")]
     recipes: Vec<String>,
 
@@ -95,6 +97,25 @@ pub struct Args {
     /// MLP: Adam learning rate for cross-validation.
     #[arg(long, default_value_t = 1e-3)]
     learning_rate: f64,
+
+    /// Two-stage recipes: the second-stage classifier, `logistic` or `mlp`.
+    #[arg(long, default_value = "mlp")]
+    stack_model: ModelType,
+
+    /// Two-stage recipes: the second stage's MLP hidden layer widths, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "16")]
+    stack_hidden: Vec<usize>,
+
+    /// Two-stage recipes: the line's own features the second stage reads besides the
+    /// scores: `few` (density, length, links, heading, block and container hints) or `base`
+    /// (every feature of the line itself, no neighbours).
+    #[arg(long, default_value = "few")]
+    stack_features: String,
+
+    /// Two-stage recipes: group folds of the training sites for the out-of-fold
+    /// first-stage scores the second stage learns from.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=20))]
+    inner_folds: u32,
 
     /// What trained thresholds maximise on the validation sites: `f1` or `accuracy`.
     #[arg(long, default_value = "f1")]
@@ -179,6 +200,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .learning_rate(args.learning_rate)
                 .threshold_objective(args.threshold_objective)
                 .seed(args.seed),
+            stack: StackParams {
+                lookahead: 0,
+                inner_folds: args.inner_folds as usize,
+                model: args.stack_model,
+                hidden: args.stack_hidden.clone(),
+                base: stack_base(&args.stack_features)?,
+            },
         };
         let started = Instant::now();
         let results = cv::cross_validate(&data, &recipes, &options, &mut |m| {
@@ -294,6 +322,7 @@ fn seed_table_recipes(threshold: f32) -> Vec<Recipe> {
                     model,
                     features: cv::Attributes::List(a.iter().map(|s| s.to_string()).collect()),
                     context,
+                    stack: None,
                 });
             }
         }
@@ -688,4 +717,19 @@ fn write_per_page(path: &Path, methods: &[MethodPages]) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("{e}"))?
         .flush()
         .with_context(|| format!("writing {}", path.display()))
+}
+
+/// The first-stage features a second stage copies: `few` or `base`.
+pub(crate) fn stack_base(name: &str) -> Result<Vec<String>> {
+    Ok(match name {
+        "few" => mainline::stack::BASE_INPUTS
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        "base" => mainline::features::BASE
+            .iter()
+            .map(|(n, _)| n.to_string())
+            .collect(),
+        other => bail!("unknown --stack-features {other:?}: use few or base"),
+    })
 }

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 
 use mainline::features::{self, FeatureSet, MAX_CONTEXT};
 use mainline::model::Activation;
-use mainline::train::{self, ModelType, ThresholdObjective, TrainParams};
+use mainline::train::{self, ModelType, StackParams, ThresholdObjective, TrainParams};
 
 /// Train a line classifier on a labelled CSV and write it as a model file (JSON).
 ///
@@ -17,10 +17,18 @@ use mainline::train::{self, ModelType, ThresholdObjective, TrainParams};
 /// one with the best validation F1. Features are standardised with statistics stored in the
 /// model. Training is deterministic for a given --seed. Progress and validation metrics are
 /// printed to standard error.
+///
+/// With --stack K the model has two stages: the per-line classifier above, and a second
+/// classifier that decides each line from the first-stage scores of the K lines on each
+/// side, running averages of the scores before it, and a few features of the line itself.
+/// The second stage learns from out-of-fold scores (the training sites are split into
+/// --inner-folds groups, each scored by a first stage trained on the others), and the
+/// filter then holds K more lines before deciding.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
     mainline train training/wcxb-dev.csv --model mlp --features full --context 3 -o models/default.json\n  \
-    mainline train data.csv --model logistic --features seed --context 1 -o seed-slp.json")]
+    mainline train data.csv --model logistic --features seed --context 1 -o seed-slp.json\n  \
+    mainline train training/wcxb-dev.csv --context 1 --stack 8 --threshold-objective accuracy -o two-stage.json")]
 pub struct Args {
     /// The labelled CSV.
     #[arg(value_name = "DATA.csv")]
@@ -94,6 +102,29 @@ pub struct Args {
     #[arg(long, default_value = "f1")]
     threshold_objective: ThresholdObjective,
 
+    /// Add a second stage that reads the first-stage scores of this many lines on each side
+    /// (0–32; see above).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(0..=mainline::stack::MAX_LOOKAHEAD as i64))]
+    stack: Option<u8>,
+
+    /// With --stack: the second-stage classifier, `logistic` or `mlp`.
+    #[arg(long, default_value = "mlp", value_parser = parse_model)]
+    stack_model: ModelType,
+
+    /// With --stack: the second stage's MLP hidden layer widths, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "16")]
+    stack_hidden: Vec<usize>,
+
+    /// With --stack: the line's own features the second stage reads besides the scores,
+    /// `few` (density, length, links, heading, block and container hints) or `base` (every
+    /// feature of the line itself).
+    #[arg(long, default_value = "few")]
+    stack_features: String,
+
+    /// With --stack: group folds of the training sites for the out-of-fold scores.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=20))]
+    inner_folds: u32,
+
     /// How the model was made, recorded in the file (e.g. the recipe script's path).
     #[arg(long, value_name = "TEXT")]
     recipe: Option<String>,
@@ -115,7 +146,31 @@ fn parse_features(s: &str) -> Result<FeatureSet, String> {
 pub fn run(args: Args) -> Result<ExitCode> {
     let context = args.context as usize;
     let wanted = features::select(args.features, context);
-    let data = train::read_labelled_csv(&args.data, Some(&wanted))?;
+    let stack_base = super::eval::stack_base(&args.stack_features)?;
+    let mut columns = wanted.clone();
+    if args.stack.is_some() {
+        for name in stack_base
+            .iter()
+            .map(String::as_str)
+            .chain(["ln_text_bytes"])
+        {
+            if !columns.iter().any(|c| c == name) {
+                columns.push(name.to_string());
+            }
+        }
+    }
+    let all = train::read_labelled_csv(&args.data, Some(&columns))?;
+    let data = if columns.len() == wanted.len() {
+        all.clone()
+    } else {
+        train::Dataset {
+            features: wanted.clone(),
+            x: all
+                .x
+                .select(ndarray::Axis(1), &(0..wanted.len()).collect::<Vec<_>>()),
+            ..all.clone()
+        }
+    };
     let content = data.y.iter().filter(|&&y| y).count();
     eprintln!(
         "read {} lines ({} content) of {} features from {}",
@@ -129,8 +184,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         FeatureSet::Full => "full",
     };
     let recipe = args.recipe.unwrap_or_else(|| {
+        let stack = args
+            .stack
+            .map(|k| format!(" --stack {k}"))
+            .unwrap_or_default();
         format!(
-            "mainline train --model {} --features {feature_word} --context {context}",
+            "mainline train --model {} --features {feature_word} --context {context}{stack}",
             args.model
         )
     });
@@ -153,7 +212,35 @@ pub fn run(args: Args) -> Result<ExitCode> {
             args.data_name
                 .unwrap_or_else(|| args.data.display().to_string()),
         );
-    let (model, report) = train::train(&data, &params, &mut |epoch| eprintln!("{epoch}"))?;
+    let (model, report) = match args.stack {
+        None => train::train(&data, &params, &mut |epoch| eprintln!("{epoch}"))?,
+        Some(k) => {
+            let stack_params = StackParams {
+                lookahead: k as usize,
+                inner_folds: args.inner_folds as usize,
+                model: args.stack_model,
+                hidden: args.stack_hidden.clone(),
+                base: stack_base,
+            };
+            let inputs = train::StageInputs::of(&all, &stack_params.base)?;
+            let rows: Vec<usize> = (0..data.len()).collect();
+            train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |m| {
+                eprintln!("{m}")
+            })?
+        }
+    };
+    if let Some(s2) = &model.stack {
+        let r = &model.provenance.validation["stage2"];
+        eprintln!(
+            "second stage ({} inputs, lookahead {}): threshold {:.2}, validation accuracy {:.4}, F1 {:.4}, {} errors",
+            s2.features.len(),
+            s2.lookahead,
+            s2.threshold,
+            r["validation"]["accuracy"].as_f64().unwrap_or(f64::NAN),
+            r["validation"]["f1"].as_f64().unwrap_or(f64::NAN),
+            r["validation"]["errors"]
+        );
+    }
     model
         .save(&args.output)
         .with_context(|| format!("writing the model to {}", args.output.display()))?;

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::{Activation, MODEL_FORMAT_VERSION, Model, ModelKind};
+use super::{Activation, MIN_MODEL_FORMAT_VERSION, MODEL_FORMAT_VERSION, Model, ModelKind};
 use crate::{Error, Result};
 
 impl Model {
@@ -13,7 +13,8 @@ impl Model {
     ///
     /// # Errors
     ///
-    /// - [`Error::ModelVersion`] when `"format"` is not [`MODEL_FORMAT_VERSION`];
+    /// - [`Error::ModelVersion`] when `"format"` is not between [`MIN_MODEL_FORMAT_VERSION`]
+    ///   and [`MODEL_FORMAT_VERSION`];
     /// - [`Error::ModelFormat`] when the text is not JSON, a field is missing, unknown or of
     ///   the wrong type (with line and column), or [`Model::validate`] fails.
     pub fn from_json(s: &str) -> Result<Model> {
@@ -32,7 +33,8 @@ impl Model {
                 "\"format\" must be a non-negative integer, found {format}"
             )));
         };
-        if found != u64::from(MODEL_FORMAT_VERSION) {
+        if !(u64::from(MIN_MODEL_FORMAT_VERSION)..=u64::from(MODEL_FORMAT_VERSION)).contains(&found)
+        {
             return Err(Error::ModelVersion {
                 expected: MODEL_FORMAT_VERSION,
                 found: u32::try_from(found).unwrap_or(u32::MAX),
@@ -92,7 +94,7 @@ impl Model {
     /// [`Error::ModelVersion`] for another format version, otherwise
     /// [`Error::ModelFormat`] saying what is inconsistent and where.
     pub fn validate(&self) -> Result<()> {
-        if self.format != MODEL_FORMAT_VERSION {
+        if !(MIN_MODEL_FORMAT_VERSION..=MODEL_FORMAT_VERSION).contains(&self.format) {
             return Err(Error::ModelVersion {
                 expected: MODEL_FORMAT_VERSION,
                 found: self.format,
@@ -211,7 +213,59 @@ impl Model {
                 }
             }
         }
+        if let Some(stage2) = &self.stack {
+            if self.format < 2 {
+                return bad(format!(
+                    "a second stage (\"stack\") needs model format 2; the file says format {}",
+                    self.format
+                ));
+            }
+            self.validate_stage2(stage2)?;
+        }
         Ok(())
+    }
+
+    fn validate_stage2(&self, s: &crate::stack::Stage2) -> Result<()> {
+        use crate::stack::{LINE_PREFIX, MAX_LOOKAHEAD, window_names};
+        let bad = |msg: String| Err(Error::ModelFormat(format!("second stage: {msg}")));
+        if s.lookahead > MAX_LOOKAHEAD {
+            return bad(format!(
+                "lookahead {} is more than {MAX_LOOKAHEAD} lines",
+                s.lookahead
+            ));
+        }
+        let expected = window_names(s.lookahead);
+        let n = expected.len();
+        if s.features.len() < n || s.features[..n] != expected[..] {
+            return bad(format!(
+                "its first inputs are not the {n} score-window inputs this build computes for a \
+                 lookahead of {} lines; retrain the model with this build",
+                s.lookahead
+            ));
+        }
+        if let Some(name) = s.features[n..]
+            .iter()
+            .find(|f| f.strip_prefix(LINE_PREFIX).is_none_or(str::is_empty))
+        {
+            return bad(format!(
+                "input \"{name}\" is neither a score-window input nor a copied feature \
+                 (\"{LINE_PREFIX}<feature>\")"
+            ));
+        }
+        let as_model = Model {
+            format: MODEL_FORMAT_VERSION,
+            provenance: Default::default(),
+            features: s.features.clone(),
+            context: 0,
+            threshold: s.threshold,
+            scaler: s.scaler.clone(),
+            kind: s.kind.clone(),
+            stack: None,
+        };
+        as_model.validate().map_err(|e| match e {
+            Error::ModelFormat(msg) => Error::ModelFormat(format!("second stage: {msg}")),
+            other => other,
+        })
     }
 }
 
@@ -312,7 +366,7 @@ mod tests {
     #[test]
     fn the_file_starts_with_its_format_and_keeps_unknown_provenance_keys() {
         let json = logistic().to_json();
-        assert!(json.starts_with("{\n  \"format\": 1,"), "{json}");
+        assert!(json.starts_with("{\n  \"format\": 2,"), "{json}");
         let edited = json.replace(
             "\"recipe\": \"recipe\",",
             "\"recipe\": \"recipe\",\n    \"notes\": \"hand-checked\",",
@@ -324,15 +378,22 @@ mod tests {
 
     #[test]
     fn another_format_version_is_a_version_error() {
+        for version in [0, 3] {
+            let json = logistic()
+                .to_json()
+                .replace("\"format\": 2", &format!("\"format\": {version}"));
+            match Model::from_json(&json) {
+                Err(Error::ModelVersion { expected, found }) => {
+                    assert_eq!((expected, found), (2, version));
+                }
+                other => panic!("expected ModelVersion, got {other:?}"),
+            }
+        }
+        // A version 1 file (no second stage) is still read.
         let json = logistic()
             .to_json()
-            .replace("\"format\": 1", "\"format\": 2");
-        match Model::from_json(&json) {
-            Err(Error::ModelVersion { expected, found }) => {
-                assert_eq!((expected, found), (1, 2));
-            }
-            other => panic!("expected ModelVersion, got {other:?}"),
-        }
+            .replace("\"format\": 2", "\"format\": 1");
+        assert_eq!(Model::from_json(&json).unwrap().format, 1);
         // Checked before any other field, even in a file that otherwise would not parse.
         assert!(matches!(
             Model::from_json(r#"{"format": 7, "weights": "new layout"}"#),
@@ -428,7 +489,7 @@ mod tests {
         assert!(matches!(&err, Error::ModelFile { cause, .. } if matches!(**cause, Error::Io(_))));
         assert!(err.to_string().contains("absent.json"), "{err}");
 
-        std::fs::write(&path, m.to_json().replace("\"format\": 1", "\"format\": 9")).unwrap();
+        std::fs::write(&path, m.to_json().replace("\"format\": 2", "\"format\": 9")).unwrap();
         let err = Model::load(&path).unwrap_err();
         assert!(matches!(&err, Error::ModelFile { cause, .. }
             if matches!(**cause, Error::ModelVersion { found: 9, .. })));

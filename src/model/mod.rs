@@ -57,12 +57,12 @@
 //! [`Model::to_json`] writes pretty-printed JSON whose fields mirror the structs of this
 //! module; [`Model::from_json`] and [`Model::load`] read it back and check it
 //! ([`Model::validate`]). A file starts with `"format"`, the version of the layout
-//! ([`MODEL_FORMAT_VERSION`]); a reader refuses other versions with
-//! [`Error::ModelVersion`].
+//! ([`MODEL_FORMAT_VERSION`], 2; version 1 files are read too); a reader refuses other
+//! versions with [`Error::ModelVersion`].
 //!
 //! ```json
 //! {
-//!   "format": 1,
+//!   "format": 2,
 //!   "provenance": { "recipe": "training/logistic.sh", "data": "train.csv",
 //!                   "created_by": "mainline 0.1.0", "params": {}, "validation": {} },
 //!   "features": ["density", "ln_html_bytes"],
@@ -76,6 +76,11 @@
 //! An MLP has `"kind": { "type": "mlp", "layers": [ {"activation": "tanh", "weights":
 //! [...], "bias": [...]}, ..., {"activation": "sigmoid", ...} ] }`; each layer's weights are
 //! row-major, one row of inputs per output.
+//!
+//! A two-stage model (format 2) adds `"stack": { "lookahead": 8, "features": ["score",
+//! "prev1_score", ...], "threshold": 0.6, "scaler": {...}, "kind": {...} }`: a second
+//! classifier on the window of first-stage scores around each line, which then makes the
+//! decision (see [`crate::stack`]). The top-level `threshold` is the first stage's own.
 
 mod file;
 mod mlp;
@@ -87,8 +92,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Error, Result};
 
-/// Version of the model file layout written by this build and the only one it reads.
-pub const MODEL_FORMAT_VERSION: u32 = 1;
+/// Version of the model file layout written by this build. Version 2 added the optional
+/// second stage ([`Model::stack`]); this build also reads version 1 files, which have none.
+pub const MODEL_FORMAT_VERSION: u32 = 2;
+
+/// The oldest model file layout this build reads.
+pub const MIN_MODEL_FORMAT_VERSION: u32 = 1;
 
 /// A trained line classifier.
 ///
@@ -115,6 +124,11 @@ pub struct Model {
     pub scaler: Scaler,
     /// The classifier and its weights.
     pub kind: ModelKind,
+    /// The second stage of a two-stage model (format 2): the decision comes from a
+    /// classifier on the first-stage scores of the lines around each line (see
+    /// [`crate::stack`]). [`Model::score`] and [`Model::keep`] are the first stage alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stack: Option<Box<crate::stack::Stage2>>,
 }
 
 /// The classifier inside a [`Model`].
@@ -204,6 +218,7 @@ impl Model {
             threshold: 0.5,
             scaler,
             kind,
+            stack: None,
         }
     }
 
@@ -231,12 +246,7 @@ impl Model {
             row.len(),
             self.features.len()
         );
-        match &self.kind {
-            ModelKind::Logistic { weights, bias } => {
-                sigmoid(bias + standardised_dot(weights, row, &self.scaler))
-            }
-            ModelKind::Mlp { layers } => mlp::forward(layers, &self.scaler, row),
-        }
+        score_with(&self.kind, &self.scaler, row)
     }
 
     /// Scores of every row of `rows` (one line per row, features in model order).
@@ -316,6 +326,17 @@ impl Model {
             missing.len(),
             self.features.len()
         )))
+    }
+}
+
+/// The score of a standardised-then-classified row (`row` already checked for length).
+#[inline]
+pub(crate) fn score_with(kind: &ModelKind, scaler: &Scaler, row: &[f32]) -> f32 {
+    match kind {
+        ModelKind::Logistic { weights, bias } => {
+            sigmoid(bias + standardised_dot(weights, row, scaler))
+        }
+        ModelKind::Mlp { layers } => mlp::forward(layers, scaler, row),
     }
 }
 

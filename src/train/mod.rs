@@ -41,11 +41,15 @@ mod metrics;
 mod mlp;
 mod params;
 mod split;
+mod stacked;
 
 pub use dataset::{Dataset, NON_FEATURE_COLUMNS, read_labelled_csv, read_labelled_csv_from};
 pub use metrics::LineMetrics;
 pub use params::{ModelType, ThresholdObjective, TrainParams};
 pub use split::{group_kfold, group_split};
+pub use stacked::{
+    StackParams, StageInputs, decide_stacked, stage1_scores, stage2_rows, train_stacked,
+};
 
 use ndarray::{Array2, ArrayView2};
 use serde::{Deserialize, Serialize};

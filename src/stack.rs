@@ -1,0 +1,318 @@
+//! The second stage of a two-stage model: a line's decision from the first-stage scores of
+//! the lines around it.
+//!
+//! A per-line classifier sees one line and its nearest neighbours; a site's menu and its
+//! article text are told apart better by the run of scores they sit in. The second stage
+//! reads, for each line, the first-stage score of the line and of up to `lookahead` lines on
+//! each side, window means, maxima and minima of those scores, running aggregates of all
+//! the scores before the line (the page so far), and some of the line's own first-stage
+//! features (by default [`BASE_INPUTS`]). Its inputs are named by [`input_names`].
+//!
+//! [`Window`] computes those inputs in a stream: it holds the lines of the window, emits a
+//! line's row once `lookahead` later lines (or the end of the page) have arrived, and keeps
+//! only constant-size aggregates of the older lines. Training and inference both go through
+//! it, so the rows a second stage is trained on are the rows it decides in `filter`.
+//!
+//! ```
+//! use mainline::stack::{Window, input_names};
+//!
+//! let mut w = Window::new(2);
+//! let mut rows = Vec::new();
+//! for (i, score) in [0.1_f32, 0.9, 0.8, 0.7].into_iter().enumerate() {
+//!     // Each line: its score, its ln(1 + text bytes), and one copied feature.
+//!     w.push(i, score, 3.0, &[0.5]);
+//!     while let Some((line, row)) = w.pop() { rows.push((line, row)); }
+//! }
+//! w.finish();
+//! while let Some((line, row)) = w.pop() { rows.push((line, row)); }
+//! assert_eq!(rows.iter().map(|(l, _)| *l).collect::<Vec<_>>(), [0, 1, 2, 3]);
+//! assert_eq!(rows[0].1.len(), input_names(2, &["density"]).len());
+//! ```
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{ModelKind, Scaler};
+
+/// Most lines of lookahead a second stage may use.
+pub const MAX_LOOKAHEAD: usize = 32;
+
+/// First-stage features of the line itself that a second stage reads by default (names of
+/// [`crate::features::names`]); a model may list others (see [`input_names`]).
+pub const BASE_INPUTS: [&str; 10] = [
+    "density",
+    "ln_text_bytes",
+    "link_density",
+    "heading_level",
+    "tag_p",
+    "in_article",
+    "hint_content",
+    "container_link_density",
+    "container_ln_text_bytes",
+    "region_link_density",
+];
+
+/// Half-widths of the windows whose mean, maximum and minimum score are inputs (capped at
+/// the lookahead).
+const WINDOWS: [usize; 3] = [1, 3, 8];
+
+/// Decay of the running averages of the scores before the line.
+const DECAYS: [f32; 2] = [0.5, 0.1];
+
+/// Prefix of the second-stage inputs that copy a first-stage feature of the line.
+pub const LINE_PREFIX: &str = "line_";
+
+/// Names of the second-stage inputs for a lookahead of `k` lines that read the window of
+/// scores, in row order.
+pub fn window_names(k: usize) -> Vec<String> {
+    let mut names = vec!["score".to_string()];
+    for d in 1..=k {
+        names.push(format!("prev{d}_score"));
+    }
+    for d in 1..=k {
+        names.push(format!("next{d}_score"));
+    }
+    for w in windows(k) {
+        for stat in ["mean", "max", "min"] {
+            names.push(format!("window{w}_{stat}"));
+        }
+    }
+    names.push(format!("before{k}_mean"));
+    names.push(format!("after{k}_mean"));
+    names.push(format!("window{k}_text_mean"));
+    names.push("lines_before".into());
+    names.push("lines_after".into());
+    names.push("page_mean".into());
+    for a in DECAYS {
+        names.push(format!("decayed{}_mean", (a * 100.0).round() as u32));
+    }
+    names.push("ln_line_index".into());
+    names
+}
+
+/// Names of all second-stage inputs: [`window_names`], then each of `base` (first-stage
+/// feature names) prefixed with [`LINE_PREFIX`].
+pub fn input_names(k: usize, base: &[&str]) -> Vec<String> {
+    let mut names = window_names(k);
+    names.extend(base.iter().map(|s| format!("{LINE_PREFIX}{s}")));
+    names
+}
+
+fn windows(k: usize) -> Vec<usize> {
+    let mut w: Vec<usize> = WINDOWS
+        .iter()
+        .map(|&w| w.min(k))
+        .filter(|&w| w > 0)
+        .collect();
+    w.dedup();
+    w
+}
+
+/// One line waiting in a [`Window`].
+#[derive(Debug, Clone)]
+struct Slot<T> {
+    item: T,
+    score: f32,
+    weight: f32,
+    base: Vec<f32>,
+}
+
+/// Streaming computation of second-stage rows; see the [module documentation](self).
+///
+/// Holds at most `lookahead + 1` undecided lines and the scores of the `lookahead` lines
+/// before them.
+#[derive(Debug, Clone)]
+pub struct Window<T> {
+    k: usize,
+    width: usize,
+    windows: Vec<usize>,
+    /// Lines pushed and not yet emitted; the front is the next to emit.
+    pending: VecDeque<Slot<T>>,
+    /// Scores and text weights of the last emitted lines, most recent last.
+    past: VecDeque<(f32, f32)>,
+    ready: VecDeque<(T, Vec<f32>)>,
+    emitted: u64,
+    sum: f64,
+    decayed: [f32; DECAYS.len()],
+    ended: bool,
+}
+
+impl<T> Window<T> {
+    /// A window with `lookahead` lines on each side.
+    ///
+    /// # Panics
+    /// When `lookahead` exceeds [`MAX_LOOKAHEAD`].
+    pub fn new(lookahead: usize) -> Self {
+        assert!(
+            lookahead <= MAX_LOOKAHEAD,
+            "lookahead {lookahead} > {MAX_LOOKAHEAD}"
+        );
+        Window {
+            k: lookahead,
+            width: window_names(lookahead).len(),
+            windows: windows(lookahead),
+            pending: VecDeque::with_capacity(lookahead + 2),
+            past: VecDeque::with_capacity(lookahead + 1),
+            ready: VecDeque::new(),
+            emitted: 0,
+            sum: 0.0,
+            decayed: [0.5; DECAYS.len()],
+            ended: false,
+        }
+    }
+
+    /// Lines pushed and not yet emitted.
+    pub fn pending(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Adds the next line of the page: its first-stage score, its weight in the
+    /// text-weighted mean (`ln(1 + text bytes)`) and the first-stage features the second
+    /// stage copies (appended to the line's row as they are).
+    pub fn push(&mut self, item: T, score: f32, weight: f32, base: &[f32]) {
+        self.pending.push_back(Slot {
+            item,
+            score,
+            weight: weight.max(0.0),
+            base: base.to_vec(),
+        });
+        if self.pending.len() > self.k {
+            self.emit_front();
+        }
+    }
+
+    /// Ends the page: every pending line gets its row.
+    pub fn finish(&mut self) {
+        self.ended = true;
+        while !self.pending.is_empty() {
+            self.emit_front();
+        }
+    }
+
+    /// The next line whose row is ready, in the order pushed.
+    pub fn pop(&mut self) -> Option<(T, Vec<f32>)> {
+        self.ready.pop_front()
+    }
+
+    fn emit_front(&mut self) {
+        let k = self.k;
+        let slot = self.pending.pop_front().expect("called with pending lines");
+        let after: Vec<(f32, f32)> = self
+            .pending
+            .iter()
+            .take(k)
+            .map(|s| (s.score, s.weight))
+            .collect();
+        let mut row = Vec::with_capacity(self.width + slot.base.len());
+        row.push(slot.score);
+        for d in 1..=k {
+            row.push(
+                self.past
+                    .len()
+                    .checked_sub(d)
+                    .map_or(0.0, |i| self.past[i].0),
+            );
+        }
+        for d in 1..=k {
+            row.push(after.get(d - 1).map_or(0.0, |a| a.0));
+        }
+        // Scores within distance w, self included.
+        let around = |w: usize| {
+            let before = self.past.iter().rev().take(w).map(|p| p.0);
+            let next = after.iter().take(w).map(|a| a.0);
+            std::iter::once(slot.score).chain(before).chain(next)
+        };
+        for &w in &self.windows {
+            let (mut sum, mut n, mut max, mut min) = (0.0_f32, 0_usize, f32::MIN, f32::MAX);
+            for s in around(w) {
+                sum += s;
+                n += 1;
+                max = max.max(s);
+                min = min.min(s);
+            }
+            row.extend([sum / n as f32, max, min]);
+        }
+        let mean = |v: &mut dyn Iterator<Item = f32>| {
+            let (mut sum, mut n) = (0.0_f32, 0_usize);
+            for s in v {
+                sum += s;
+                n += 1;
+            }
+            if n == 0 { 0.0 } else { sum / n as f32 }
+        };
+        row.push(mean(&mut self.past.iter().rev().take(k).map(|p| p.0)));
+        row.push(mean(&mut after.iter().map(|a| a.0)));
+        let own = (slot.score, slot.weight);
+        let (mut ws, mut wt) = (0.0_f32, 0.0_f32);
+        for (s, w) in std::iter::once(own)
+            .chain(self.past.iter().rev().take(k).copied())
+            .chain(after.iter().copied())
+        {
+            ws += s * w;
+            wt += w;
+        }
+        row.push(if wt > 0.0 { ws / wt } else { slot.score });
+        let kf = k.max(1) as f32;
+        row.push(self.past.len().min(k) as f32 / kf);
+        row.push(after.len() as f32 / kf);
+        row.push(if self.emitted == 0 {
+            0.5
+        } else {
+            (self.sum / self.emitted as f64) as f32
+        });
+        row.extend(self.decayed);
+        row.push(((self.emitted + 1) as f64).ln() as f32);
+        row.extend_from_slice(&slot.base);
+
+        // Fold the line into the aggregates of the lines before the next one.
+        self.emitted += 1;
+        self.sum += f64::from(slot.score);
+        for (d, a) in self.decayed.iter_mut().zip(DECAYS) {
+            *d += a * (slot.score - *d);
+        }
+        if k > 0 {
+            if self.past.len() == k {
+                self.past.pop_front();
+            }
+            self.past.push_back(own);
+        }
+        self.ready.push_back((slot.item, row));
+    }
+}
+
+/// The second stage of a model file: a classifier on [`input_names`] rows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stage2 {
+    /// Lines of lookahead (and of look-behind) of the score window.
+    pub lookahead: usize,
+    /// Names of the inputs: [`window_names`] of `lookahead`, then the first-stage features
+    /// copied, each prefixed with [`LINE_PREFIX`]; checked when the model is read.
+    pub features: Vec<String>,
+    /// Decision threshold on the second-stage score: a line is kept when `score >=
+    /// threshold`.
+    pub threshold: f32,
+    /// Standardisation of the inputs.
+    pub scaler: Scaler,
+    /// The classifier.
+    pub kind: ModelKind,
+}
+
+impl Stage2 {
+    /// Probability that the line is content, from its [`input_names`] row.
+    ///
+    /// # Panics
+    /// If `row.len()` differs from the number of inputs.
+    #[inline]
+    pub fn score(&self, row: &[f32]) -> f32 {
+        assert_eq!(
+            row.len(),
+            self.features.len(),
+            "row has {} values, the second stage reads {} inputs",
+            row.len(),
+            self.features.len()
+        );
+        crate::model::score_with(&self.kind, &self.scaler, row)
+    }
+}

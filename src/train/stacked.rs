@@ -1,0 +1,298 @@
+//! Two-stage training: a per-line model, then a second stage on the window of first-stage
+//! scores around each line (see [`crate::stack`]).
+//!
+//! The second stage must learn from scores like the ones it will see on new sites, not from
+//! a first stage that has already seen the page. So the training rows are split by group
+//! into `inner_folds` folds; a first stage trained on the other folds scores each fold
+//! (out-of-fold scores), and the second stage trains on those. The first stage that ships
+//! is then trained on all the training rows as [`train_on_rows`] does.
+
+use ndarray::Array2;
+
+use super::{
+    Dataset, ModelType, TrainParams, TrainReport, group_kfold, group_split, train_on_rows,
+};
+use crate::model::Model;
+use crate::stack::{self, Stage2, Window};
+use crate::{Error, Result};
+
+/// Parameters of the second stage.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StackParams {
+    /// Lines of lookahead (and look-behind) of the score window.
+    pub lookahead: usize,
+    /// Group folds for the out-of-fold first-stage scores.
+    pub inner_folds: usize,
+    /// The second-stage classifier.
+    pub model: ModelType,
+    /// Its hidden layers, when an MLP.
+    pub hidden: Vec<usize>,
+    /// First-stage features of the line that the second stage also reads.
+    pub base: Vec<String>,
+}
+
+impl Default for StackParams {
+    fn default() -> Self {
+        StackParams {
+            lookahead: 8,
+            inner_folds: 3,
+            model: ModelType::Mlp,
+            hidden: vec![16],
+            base: stack::BASE_INPUTS.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+}
+
+impl StackParams {
+    /// The parameters as JSON, for a model's provenance.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "lookahead": self.lookahead,
+            "inner_folds": self.inner_folds,
+            "model": self.model.name(),
+            "hidden": self.hidden,
+            "base": self.base,
+        })
+    }
+}
+
+/// Pages of `rows` (ascending row indices): runs of consecutive rows of one document.
+fn pages(data: &Dataset, rows: &[usize]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 1..=rows.len() {
+        if i == rows.len()
+            || rows[i] != rows[i - 1] + 1
+            || data.docs[rows[i]] != data.docs[rows[i - 1]]
+        {
+            if start < i {
+                out.push(start..i);
+            }
+            start = i;
+        }
+    }
+    out
+}
+
+/// The first-stage values the second stage reads besides the scores, for every row of a
+/// dataset: the copied features and each line's text weight.
+#[derive(Debug, Clone)]
+pub struct StageInputs {
+    /// Names of the copied features.
+    pub names: Vec<String>,
+    /// Their values, one row per row of the dataset.
+    pub base: Array2<f32>,
+    /// `ln(1 + text bytes)` of each row.
+    pub weight: Vec<f32>,
+}
+
+impl StageInputs {
+    /// Takes the columns `names` and `ln_text_bytes` from `data`.
+    ///
+    /// # Errors
+    /// [`Error::FeatureMismatch`] when `data` lacks one of them.
+    pub fn of(data: &Dataset, names: &[String]) -> Result<StageInputs> {
+        let find = |name: &str| {
+            data.feature_index(name).ok_or_else(|| {
+                Error::FeatureMismatch(format!(
+                    "the second stage reads feature {name:?}, which the data lacks"
+                ))
+            })
+        };
+        let idx: Vec<usize> = names.iter().map(|n| find(n)).collect::<Result<_>>()?;
+        let w = find("ln_text_bytes")?;
+        Ok(StageInputs {
+            names: names.to_vec(),
+            base: data.x.select(ndarray::Axis(1), &idx),
+            weight: data.x.column(w).to_vec(),
+        })
+    }
+
+    fn input_names(&self, k: usize) -> Vec<String> {
+        let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
+        stack::input_names(k, &names)
+    }
+}
+
+/// Second-stage rows for `rows` given their first-stage `scores` (one per row, same order).
+pub fn stage2_rows(
+    data: &Dataset,
+    inputs: &StageInputs,
+    rows: &[usize],
+    scores: &[f32],
+    lookahead: usize,
+) -> Array2<f32> {
+    let n2 = inputs.input_names(lookahead).len();
+    let mut out = Array2::zeros((rows.len(), n2));
+    let mut buf = Vec::with_capacity(inputs.names.len());
+    for page in pages(data, rows) {
+        let mut w = Window::new(lookahead);
+        let drain = |w: &mut Window<usize>, out: &mut Array2<f32>| {
+            while let Some((i, row)) = w.pop() {
+                out.row_mut(i)
+                    .as_slice_mut()
+                    .expect("standard layout")
+                    .copy_from_slice(&row);
+            }
+        };
+        for i in page {
+            let r = rows[i];
+            buf.clear();
+            buf.extend(inputs.base.row(r).iter().copied());
+            w.push(i, scores[i], inputs.weight[r], &buf);
+            drain(&mut w, &mut out);
+        }
+        w.finish();
+        drain(&mut w, &mut out);
+    }
+    out
+}
+
+/// Stage-1 scores of `rows` by `model` (which reads the columns of `data` in order).
+pub fn stage1_scores(model: &Model, data: &Dataset, rows: &[usize]) -> Vec<f32> {
+    let mut row = Vec::with_capacity(data.features.len());
+    rows.iter()
+        .map(|&r| {
+            row.clear();
+            row.extend(data.x.row(r).iter().copied());
+            model.score(&row)
+        })
+        .collect()
+}
+
+/// Trains a two-stage model on `rows` of `data` (ascending, pages contiguous): the first
+/// stage on `data`'s columns with `params`, the second on out-of-fold scores.
+///
+/// `inputs` holds the copied features of every row of `data`, the ones named in
+/// `stack_params.base` (see [`StageInputs::of`]). The returned report is the first stage's; the second stage's
+/// validation is stored in the model's provenance under `stage2`.
+///
+/// # Errors
+/// As [`train_on_rows`]; [`Error::Training`] when the rows have too few groups for the
+/// inner folds.
+pub fn train_stacked(
+    data: &Dataset,
+    inputs: &StageInputs,
+    rows: &[usize],
+    params: &TrainParams,
+    stack_params: &StackParams,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(Model, TrainReport)> {
+    let k = stack_params.lookahead;
+    if k > stack::MAX_LOOKAHEAD {
+        return Err(Error::Training(format!(
+            "lookahead {k} is more than {}",
+            stack::MAX_LOOKAHEAD
+        )));
+    }
+    let groups: Vec<String> = rows.iter().map(|&r| data.groups[r].clone()).collect();
+    let folds = group_kfold(&groups, stack_params.inner_folds, params.seed);
+    let mut oof = vec![0.0_f32; rows.len()];
+    for f in 0..stack_params.inner_folds {
+        let held: Vec<usize> = (0..rows.len()).filter(|&i| folds[i] == f).collect();
+        let rest: Vec<usize> = (0..rows.len()).filter(|&i| folds[i] != f).collect();
+        if held.is_empty() || rest.is_empty() {
+            return Err(Error::Training(format!(
+                "the {} training groups are too few for {} inner folds",
+                distinct(&groups),
+                stack_params.inner_folds
+            )));
+        }
+        let rest_groups: Vec<String> = rest.iter().map(|&i| groups[i].clone()).collect();
+        let seed = params.seed.wrapping_add(1000 + f as u64);
+        let (t, v) = group_split(&rest_groups, params.val_fraction, seed);
+        let t: Vec<usize> = t.iter().map(|&i| rows[rest[i]]).collect();
+        let v: Vec<usize> = v.iter().map(|&i| rows[rest[i]]).collect();
+        let mut p = params.clone();
+        p.seed = seed;
+        let (m, report) = train_on_rows(data, &t, &v, &p, &mut |_| {})?;
+        let held_rows: Vec<usize> = held.iter().map(|&i| rows[i]).collect();
+        for (&i, s) in held.iter().zip(stage1_scores(&m, data, &held_rows)) {
+            oof[i] = s;
+        }
+        progress(&format!(
+            "inner fold {}/{}: first stage {} epochs, validation line F1 {:.3}",
+            f + 1,
+            stack_params.inner_folds,
+            report.epochs_run,
+            report.validation.f1
+        ));
+    }
+
+    // The first stage that ships: all the rows, as a single-stage model would be trained.
+    let (t, v) = group_split(&groups, params.val_fraction, params.seed);
+    let t1: Vec<usize> = t.iter().map(|&i| rows[i]).collect();
+    let v1: Vec<usize> = v.iter().map(|&i| rows[i]).collect();
+    let (mut model, report) = train_on_rows(data, &t1, &v1, params, &mut |_| {})?;
+    progress(&format!(
+        "first stage: {} epochs, validation line F1 {:.3}",
+        report.epochs_run, report.validation.f1
+    ));
+
+    // The second stage, on the out-of-fold scores, split by group the same way.
+    let x2 = stage2_rows(data, inputs, rows, &oof, k);
+    let d2 = Dataset {
+        features: inputs.input_names(k),
+        x: x2,
+        y: rows.iter().map(|&r| data.y[r]).collect(),
+        groups,
+        docs: rows.iter().map(|&r| data.docs[r].clone()).collect(),
+    };
+    let mut p2 = params.clone();
+    p2.model = stack_params.model;
+    p2.hidden = stack_params.hidden.clone();
+    p2.context = 0;
+    let (m2, r2) = train_on_rows(&d2, &t, &v, &p2, &mut |_| {})?;
+    progress(&format!(
+        "second stage: {} epochs, validation line F1 {:.3}, accuracy {:.4}, threshold {:.2}",
+        r2.epochs_run, r2.validation.f1, r2.validation.accuracy, r2.threshold
+    ));
+    model.stack = Some(Box::new(Stage2 {
+        lookahead: k,
+        features: m2.features,
+        threshold: m2.threshold,
+        scaler: m2.scaler,
+        kind: m2.kind,
+    }));
+    if let serde_json::Value::Object(params_json) = &mut model.provenance.params {
+        params_json.insert("stack".into(), stack_params.to_json());
+    }
+    if let serde_json::Value::Object(v) = &mut model.provenance.validation {
+        v.insert(
+            "stage2".into(),
+            serde_json::to_value(&r2).expect("a TrainReport has only plain values"),
+        );
+    }
+    model.validate()?;
+    Ok((model, report))
+}
+
+/// Keep/drop decisions of a two-stage `model` for `rows` of `data` (ascending, pages
+/// contiguous), computed as the streaming extractor does.
+pub fn decide_stacked(
+    model: &Model,
+    data: &Dataset,
+    inputs: &StageInputs,
+    rows: &[usize],
+) -> Vec<bool> {
+    let scores = stage1_scores(model, data, rows);
+    let Some(s2) = &model.stack else {
+        return scores.iter().map(|&s| s >= model.threshold).collect();
+    };
+    let x2 = stage2_rows(data, inputs, rows, &scores, s2.lookahead);
+    let mut row = Vec::with_capacity(x2.ncols());
+    (0..rows.len())
+        .map(|i| {
+            row.clear();
+            row.extend(x2.row(i).iter().copied());
+            s2.score(&row) >= s2.threshold
+        })
+        .collect()
+}
+
+fn distinct(groups: &[String]) -> usize {
+    groups
+        .iter()
+        .collect::<std::collections::HashSet<_>>()
+        .len()
+}

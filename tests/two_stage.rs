@@ -1,0 +1,243 @@
+//! Two-stage models: a per-line model, then a second stage on the window of first-stage
+//! scores. Decisions do not depend on how the input is chunked, the extractor holds a
+//! bounded number of lines, a saved model decides exactly like the one trained, and
+//! training works on the small CSV of `data/train/`.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use mainline::extract::{Decision, Extractor, ModelScorer, Scorer};
+use mainline::model::{Model, ModelKind, Scaler};
+use mainline::stack::{self, Stage2};
+use mainline::train::{
+    self, ModelType, StackParams, StageInputs, TrainParams, decide_stacked, read_labelled_csv,
+};
+use proptest::prelude::*;
+
+/// A two-stage model by hand: density first, then a logistic second stage with weights on
+/// every input (so that a wrong window changes the decisions).
+fn hand_made(lookahead: usize) -> Model {
+    let mut m = Model::new(
+        vec!["density".into(), "link_density".into()],
+        Scaler::identity(2),
+        ModelKind::Logistic {
+            weights: vec![6.0, -3.0],
+            bias: -2.5,
+        },
+    );
+    let features = stack::input_names(lookahead, &["density", "ln_text_bytes"]);
+    let n = features.len();
+    let weights = (0..n).map(|i| ((i * 7 % 11) as f32 - 5.0) / 5.0).collect();
+    m.stack = Some(Box::new(Stage2 {
+        lookahead,
+        features,
+        threshold: 0.5,
+        scaler: Scaler::identity(n),
+        kind: ModelKind::Logistic { weights, bias: 0.1 },
+    }));
+    m.validate().unwrap();
+    m
+}
+
+fn decide_in(html: &[u8], chunk: usize, scorer: Arc<dyn Scorer>) -> Vec<Decision> {
+    let mut ex = Extractor::new(scorer).with_features(true);
+    let mut out = Vec::new();
+    for piece in html.chunks(chunk) {
+        ex.write(piece).unwrap();
+        out.extend(std::iter::from_fn(|| ex.next_decision()));
+    }
+    ex.end().unwrap();
+    out.extend(std::iter::from_fn(|| ex.next_decision()));
+    out
+}
+
+fn fragment() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("<p>".to_string()),
+        Just("</p>".to_string()),
+        Just("<div class=\"post-content\">".to_string()),
+        Just("</div>".to_string()),
+        Just("<li><a href=\"/x\">link</a></li>".to_string()),
+        Just("<nav>".to_string()),
+        Just("</nav>".to_string()),
+        Just("<br>".to_string()),
+        "[a-zA-Z .,]{1,40}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn chunking_never_changes_two_stage_decisions(
+        parts in prop::collection::vec(fragment(), 0..120),
+        lookahead in 0_usize..6,
+    ) {
+        let html = parts.concat();
+        let scorer: Arc<dyn Scorer> = Arc::new(ModelScorer::new(hand_made(lookahead)).unwrap());
+        let whole = decide_in(html.as_bytes(), usize::MAX, Arc::clone(&scorer));
+        for chunk in [1, 7, 64] {
+            prop_assert_eq!(&decide_in(html.as_bytes(), chunk, Arc::clone(&scorer)), &whole);
+        }
+    }
+}
+
+#[test]
+fn the_extractor_holds_at_most_the_context_and_the_lookahead() {
+    let (context, lookahead) = (1, 5);
+    let mut model = hand_made(lookahead);
+    model.context = context;
+    let scorer = Arc::new(ModelScorer::new(model).unwrap());
+    let mut ex = Extractor::new(scorer);
+    // A declared charset and a long head let lines flow at once.
+    let head = format!("<meta charset=utf-8><!--{}-->", " ".repeat(1024));
+    ex.write(head.as_bytes()).unwrap();
+    let mut decided = 0;
+    let mut most = 0;
+    for i in 0..5000 {
+        ex.write(format!("<p>line number {i} of a long page</p>").as_bytes())
+            .unwrap();
+        most = most.max(ex.buffered_lines());
+        while let Some(d) = ex.next_decision() {
+            assert_eq!(d.line.text, format!("line number {decided} of a long page"));
+            decided += 1;
+        }
+    }
+    assert!(
+        most <= context + 1 + lookahead + 1,
+        "held {most} lines for context {context} and lookahead {lookahead}"
+    );
+    // Every line but the last few has been decided while the page was still arriving.
+    assert!(decided >= 5000 - (context + lookahead + 2), "{decided}");
+    ex.end().unwrap();
+    decided += std::iter::from_fn(|| ex.next_decision()).count();
+    assert_eq!(decided, 5000);
+    assert_eq!(ex.buffered_lines(), 0);
+}
+
+fn separable() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/train/separable.csv")
+}
+
+fn small_params() -> (TrainParams, StackParams) {
+    let params = TrainParams::new(ModelType::Mlp)
+        .hidden(vec![8])
+        .batch_size(32)
+        .learning_rate(0.01)
+        .epochs(30)
+        .patience(5);
+    let stack = StackParams {
+        lookahead: 3,
+        inner_folds: 3,
+        model: ModelType::Mlp,
+        hidden: vec![4],
+        base: vec!["density".into(), "ln_text_bytes".into()],
+    };
+    (params, stack)
+}
+
+#[test]
+fn a_two_stage_model_trains_on_the_small_csv_and_survives_save_and_load() {
+    let data = read_labelled_csv(&separable(), None).unwrap();
+    let inputs = StageInputs::of(&data, &["density".into(), "ln_text_bytes".into()]).unwrap();
+    let (params, stack_params) = small_params();
+    let rows: Vec<usize> = (0..data.len()).collect();
+    let (model, _) =
+        train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |_| {}).unwrap();
+    let s2 = model.stack.as_ref().expect("a second stage");
+    assert_eq!(s2.lookahead, 3);
+    assert_eq!(model.format, 2);
+    assert_eq!(model.provenance.params["stack"]["lookahead"], 3);
+    assert!(model.provenance.validation["stage2"]["validation"]["accuracy"].is_number());
+
+    let decided = decide_stacked(&model, &data, &inputs, &rows);
+    let right = decided.iter().zip(&data.y).filter(|(a, b)| a == b).count();
+    assert!(right as f64 / data.len() as f64 > 0.9, "{right} right");
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two-stage.json");
+    model.save(&path).unwrap();
+    let loaded = Model::load(&path).unwrap();
+    assert_eq!(loaded, model);
+    // Scores, not only decisions, are identical to the bit.
+    let scores = |m: &Model| {
+        let s1 = train::stage1_scores(m, &data, &rows);
+        let x2 = train::stage2_rows(&data, &inputs, &rows, &s1, 3);
+        let s2 = m.stack.as_ref().unwrap();
+        x2.outer_iter()
+            .map(|r| s2.score(r.as_slice().unwrap()).to_bits())
+            .collect::<Vec<u32>>()
+    };
+    assert_eq!(scores(&loaded), scores(&model));
+    assert_eq!(decide_stacked(&loaded, &data, &inputs, &rows), decided);
+
+    // The same seed gives the same file.
+    let (again, _) =
+        train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |_| {}).unwrap();
+    assert_eq!(again.to_json(), model.to_json());
+}
+
+#[test]
+fn the_streaming_extractor_decides_like_training_does() {
+    // Lines of a page through the extractor, and the same lines' feature rows through the
+    // batch path used by training and cross-validation, give the same decisions.
+    let html =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/samples/article.html"))
+            .unwrap();
+    let model = hand_made(4);
+    let scorer = Arc::new(ModelScorer::new(model.clone()).unwrap());
+    let decisions = decide_in(&html, 4096, scorer);
+    assert!(decisions.len() > 10);
+    let names = mainline::features::names();
+    let n = decisions.len();
+    let mut x = ndarray::Array2::zeros((n, names.len()));
+    for (i, d) in decisions.iter().enumerate() {
+        x.row_mut(i)
+            .assign(&ndarray::ArrayView1::from(d.features.as_ref().unwrap()));
+    }
+    let full = train::Dataset {
+        features: names.to_vec(),
+        x,
+        y: vec![false; n],
+        groups: vec!["g".into(); n],
+        docs: vec!["d".into(); n],
+    };
+    let cols: Vec<usize> = model
+        .features
+        .iter()
+        .map(|f| full.feature_index(f).unwrap())
+        .collect();
+    let stage1 = train::Dataset {
+        features: model.features.clone(),
+        x: full.x.select(ndarray::Axis(1), &cols),
+        ..full.clone()
+    };
+    let inputs = StageInputs::of(&full, &["density".into(), "ln_text_bytes".into()]).unwrap();
+    let rows: Vec<usize> = (0..n).collect();
+    let batch = decide_stacked(&model, &stage1, &inputs, &rows);
+    let streamed: Vec<bool> = decisions.iter().map(|d| d.keep).collect();
+    assert_eq!(streamed, batch);
+}
+
+#[test]
+fn a_second_stage_in_a_format_1_file_or_with_unknown_inputs_is_refused() {
+    let model = hand_made(2);
+    let json = model
+        .to_json()
+        .replacen("\"format\": 2", "\"format\": 1", 1);
+    let err = Model::from_json(&json).unwrap_err().to_string();
+    assert!(err.contains("needs model format 2"), "{err}");
+
+    let mut bad = hand_made(2);
+    bad.stack.as_mut().unwrap().features[1] = "prev9_score".into();
+    let err = Model::from_json(&bad.to_json()).unwrap_err().to_string();
+    assert!(err.contains("second stage"), "{err}");
+
+    let mut bad = hand_made(2);
+    let s2 = bad.stack.as_mut().unwrap();
+    let last = s2.features.len() - 1;
+    s2.features[last] = "line_no_such_feature".into();
+    let bad = Model::from_json(&bad.to_json()).unwrap();
+    let err = ModelScorer::new(bad).unwrap_err().to_string();
+    assert!(err.contains("no_such_feature"), "{err}");
+}
