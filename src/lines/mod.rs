@@ -876,17 +876,16 @@ impl Splitter {
     pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
         self.written += bytes.len() as u64;
         match &mut self.stage {
+            Stage::Sniffing(head) if head.is_empty() && sniffing_done(bytes, 0) => {
+                // NOTE: a first write that settles the encoding by itself goes to the
+                // tokenizer without being copied (a whole page is often written at once).
+                self.stage = Stage::Sniffing(Vec::new());
+                self.begin(bytes, false)
+            }
             Stage::Sniffing(head) => {
                 let before = head.len();
                 head.extend_from_slice(bytes);
-                // NOTE: the declaration prescan looks at the first PRESCAN_BYTES only, so it
-                // runs once, when they are complete (not again for every small write).
-                let ready = head.len() >= DETECT_BYTES
-                    || (before < PRESCAN_BYTES
-                        && head.len() >= PRESCAN_BYTES
-                        && input::sniff(&head[..PRESCAN_BYTES], false).source
-                            != EncodingSource::Detected);
-                if ready {
+                if sniffing_done(head, before) {
                     self.start(false)?;
                 }
                 Ok(())
@@ -963,10 +962,17 @@ impl Splitter {
         let Stage::Sniffing(head) = std::mem::replace(&mut self.stage, Stage::Failed) else {
             return Ok(());
         };
-        if let Some(kind) = input::binary_kind(&head) {
+        self.begin(&head, complete)
+    }
+
+    /// Chooses the encoding from the document's first bytes `head` (all of them when
+    /// `complete`), sets up the tokenizer and feeds it `head`.
+    fn begin(&mut self, head: &[u8], complete: bool) -> Result<()> {
+        self.stage = Stage::Failed;
+        if let Some(kind) = input::binary_kind(head) {
             return Err(Error::NotHtml(format!("the data looks like a {kind}")));
         }
-        let sniffed = input::sniff(&head, complete);
+        let sniffed = input::sniff(head, complete);
         self.sniffed = Some(sniffed);
         let (encoding, transcoder) = match AsciiCompatibleEncoding::new(sniffed.encoding) {
             Some(enc) => (enc, None),
@@ -985,7 +991,7 @@ impl Splitter {
             transcoder,
             guard: Box::new(Guard::new(self.limits)),
         };
-        self.feed(&head)
+        self.feed(head)
     }
 
     fn feed(&mut self, bytes: &[u8]) -> Result<()> {
@@ -1021,6 +1027,17 @@ impl Splitter {
         }
         Ok(())
     }
+}
+
+/// Whether the first bytes of a document, `head`, of which the first `before` were already
+/// looked at, are enough to choose the encoding.
+fn sniffing_done(head: &[u8], before: usize) -> bool {
+    // NOTE: the declaration prescan looks at the first PRESCAN_BYTES only, so it runs
+    // once, when they are complete (not again for every small write).
+    head.len() >= DETECT_BYTES
+        || (before < PRESCAN_BYTES
+            && head.len() >= PRESCAN_BYTES
+            && input::sniff(&head[..PRESCAN_BYTES], false).source != EncodingSource::Detected)
 }
 
 /// The most bytes given to the tokenizer in one write.
