@@ -310,6 +310,14 @@ struct State {
 
     index: u64,
     queue: VecDeque<Line>,
+
+    /// The bytes being written to the tokenizer (the guard's output), shared with the
+    /// [`Splitter`], so that names and values of tags inside them are read in place.
+    window: Rc<RefCell<Vec<u8>>>,
+    /// Tokenizer offset of `window[0]`.
+    window_start: u64,
+    /// Bytes written to the tokenizer so far, `window` included.
+    written: u64,
 }
 
 const OVERFLOW_ID: u32 = u32::MAX;
@@ -330,7 +338,21 @@ impl State {
             // handler per element; svg icons can hold hundreds).
             return None;
         }
-        let name = el.tag_name();
+        // NOTE: names and values are read from the bytes the tokenizer was given when it
+        // still holds them (almost always), which saves lol_html's allocated lower-case
+        // copies; the results are the same.
+        let window = Rc::clone(&self.window);
+        let window = window.borrow();
+        let window_start = self.window_start;
+        let raw = |range: std::ops::Range<usize>| -> Option<&[u8]> {
+            let start = usize::try_from((range.start as u64).checked_sub(window_start)?).ok()?;
+            window.get(start..start + range.len())
+        };
+        let mut name_buf = [0u8; 32];
+        let name = match raw(loc.clone()).and_then(|tag| lower_name(tag, &mut name_buf)) {
+            Some(name) => std::borrow::Cow::Borrowed(name),
+            None => std::borrow::Cow::Owned(el.tag_name()),
+        };
         let info = classify(&name);
         let kind = kind_of(&name);
         if info.breaks {
@@ -355,22 +377,42 @@ impl State {
         let mut hints = 0u16;
         let mut descriptor: Option<String> = None;
         for attr in el.attributes() {
-            // Only names of the lengths looked for below are worth allocating.
-            let len = attr.name_source_location().map_or(0, |l| l.bytes().len());
-            if !matches!(len, 2 | 4 | 5 | 6 | 8 | 11) {
+            // Only names of the lengths looked for below are worth reading.
+            let Some(name_at) = attr.name_source_location().map(|l| l.bytes()) else {
+                continue;
+            };
+            if !matches!(name_at.len(), 2 | 4 | 5 | 6 | 8 | 11) {
                 continue;
             }
-            let attr_name = attr.name();
-            match attr_name.as_str() {
-                "class" | "id" => {
-                    let value = attr.value();
+            let attr_name = match raw(name_at) {
+                Some(n) => AttrName::of(n),
+                None => AttrName::of(attr.name().as_bytes()),
+            };
+            if attr_name == AttrName::Other {
+                continue;
+            }
+            // The value as `attr.value()` gives it (not decoded): the bytes themselves when
+            // they are ASCII, which every encoding the tokenizer reads decodes as is.
+            let value = || -> std::borrow::Cow<'_, str> {
+                let bytes = match attr.value_source_location() {
+                    Some(at) => raw(at.bytes()),
+                    None => Some(&b""[..]),
+                };
+                match bytes.filter(|v| v.is_ascii()).map(std::str::from_utf8) {
+                    Some(Ok(v)) => std::borrow::Cow::Borrowed(v),
+                    _ => std::borrow::Cow::Owned(attr.value()),
+                }
+            };
+            match attr_name {
+                AttrName::Class | AttrName::Id => {
+                    let value = value();
                     hints |= class_hints(&value);
                     let d = descriptor.get_or_insert_with(|| {
                         let mut d = String::with_capacity(MAX_DESCRIPTOR_BYTES + 8);
                         d.push_str(&name);
                         d
                     });
-                    if attr_name == "class" {
+                    if attr_name == AttrName::Class {
                         for word in value.split_ascii_whitespace() {
                             if d.len() >= MAX_DESCRIPTOR_BYTES {
                                 break;
@@ -383,18 +425,19 @@ impl State {
                         d.push_str(value.trim());
                     }
                 }
-                "role" => ctx_bits |= role_ctx(&attr.value()),
-                "hidden" => hints |= hint::HIDDEN,
-                "aria-hidden" if attr.value().eq_ignore_ascii_case("true") => {
+                AttrName::Role => ctx_bits |= role_ctx(&value()),
+                AttrName::Hidden => hints |= hint::HIDDEN,
+                AttrName::AriaHidden if value().eq_ignore_ascii_case("true") => {
                     hints |= hint::HIDDEN;
                 }
-                "style" if style_hides(&attr.value()) => hints |= hint::HIDDEN,
-                "itemprop" if attr.value().eq_ignore_ascii_case("articlebody") => {
+                AttrName::Style if style_hides(&value()) => hints |= hint::HIDDEN,
+                AttrName::Itemprop if value().eq_ignore_ascii_case("articlebody") => {
                     ctx_bits |= ctx::ARTICLE;
                 }
                 _ => {}
             }
         }
+        drop(window);
         if !info.breaks
             && kind == Kind::Other
             && ctx_bits == 0
@@ -767,6 +810,60 @@ impl State {
     }
 }
 
+/// The attributes [`State::start_tag`] looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AttrName {
+    Class,
+    Id,
+    Role,
+    Hidden,
+    AriaHidden,
+    Style,
+    Itemprop,
+    Other,
+}
+
+impl AttrName {
+    /// By name, in any case.
+    fn of(name: &[u8]) -> Self {
+        const NAMES: [(&[u8], AttrName); 7] = [
+            (b"class", AttrName::Class),
+            (b"id", AttrName::Id),
+            (b"role", AttrName::Role),
+            (b"hidden", AttrName::Hidden),
+            (b"aria-hidden", AttrName::AriaHidden),
+            (b"style", AttrName::Style),
+            (b"itemprop", AttrName::Itemprop),
+        ];
+        NAMES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map_or(AttrName::Other, |&(_, a)| a)
+    }
+}
+
+/// The lower-case name of the start tag whose bytes are `tag` (from its `<`), written to
+/// `buf`, when it is plain ASCII (letters, digits, `-`, `_`, `:`, `.`) and fits; `None`
+/// otherwise (the tokenizer's own copy is used then).
+fn lower_name<'b>(tag: &[u8], buf: &'b mut [u8; 32]) -> Option<&'b str> {
+    let name = tag.get(1..)?;
+    let end = name
+        .iter()
+        .position(|&b| matches!(b, b' ' | b'\n' | b'\r' | b'\t' | b'\x0C' | b'/' | b'>'))
+        .unwrap_or(name.len());
+    let name = &name[..end];
+    if name.is_empty() || name.len() > buf.len() {
+        return None;
+    }
+    for (d, &b) in buf.iter_mut().zip(name) {
+        if !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':' | b'.')) {
+            return None;
+        }
+        *d = b.to_ascii_lowercase();
+    }
+    std::str::from_utf8(&buf[..name.len()]).ok()
+}
+
 /// Whether an inline `style` hides the element (`display: none` or `visibility: hidden`,
 /// in any case and spacing).
 fn style_hides(style: &str) -> bool {
@@ -818,8 +915,8 @@ pub struct Splitter {
     sniffed: Option<Sniffed>,
     trailing: u64,
     limits: Limits,
-    /// Reused buffers for the guard's output.
-    out: Vec<u8>,
+    /// Reused buffers for the guard's output (`out` is the state's `window`).
+    out: Rc<RefCell<Vec<u8>>>,
     pieces: Vec<Piece>,
 }
 
@@ -841,15 +938,19 @@ impl std::fmt::Debug for Splitter {
 impl Splitter {
     /// A splitter for one document.
     pub fn new() -> Self {
+        let out = Rc::new(RefCell::new(Vec::new()));
         Splitter {
-            state: Rc::new(RefCell::new(State::default())),
+            state: Rc::new(RefCell::new(State {
+                window: Rc::clone(&out),
+                ..State::default()
+            })),
             stage: Stage::Sniffing(Vec::new()),
             fed: 0,
             written: 0,
             sniffed: None,
             trailing: 0,
             limits: Limits::default(),
-            out: Vec::new(),
+            out,
             pieces: Vec::new(),
         }
     }
@@ -876,17 +977,16 @@ impl Splitter {
     pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
         self.written += bytes.len() as u64;
         match &mut self.stage {
+            Stage::Sniffing(head) if head.is_empty() && sniffing_done(bytes, 0) => {
+                // NOTE: a first write that settles the encoding by itself goes to the
+                // tokenizer without being copied (a whole page is often written at once).
+                self.stage = Stage::Sniffing(Vec::new());
+                self.begin(bytes, false)
+            }
             Stage::Sniffing(head) => {
                 let before = head.len();
                 head.extend_from_slice(bytes);
-                // NOTE: the declaration prescan looks at the first PRESCAN_BYTES only, so it
-                // runs once, when they are complete (not again for every small write).
-                let ready = head.len() >= DETECT_BYTES
-                    || (before < PRESCAN_BYTES
-                        && head.len() >= PRESCAN_BYTES
-                        && input::sniff(&head[..PRESCAN_BYTES], false).source
-                            != EncodingSource::Detected);
-                if ready {
+                if sniffing_done(head, before) {
                     self.start(false)?;
                 }
                 Ok(())
@@ -916,11 +1016,14 @@ impl Splitter {
                     transcode(&mut decoder, &[], true, &mut bytes);
                     self.fed += bytes.len() as u64;
                 }
-                let mut out = Vec::new();
                 let mut pieces = Vec::new();
-                guard.scan(&bytes, &mut out, &mut pieces);
-                guard.finish(&mut out, &mut pieces);
-                drive(&mut rewriter, &self.state, &out, &pieces)?;
+                {
+                    let mut out = self.out.borrow_mut();
+                    out.clear();
+                    guard.scan(&bytes, &mut out, &mut pieces);
+                    guard.finish(&mut out, &mut pieces);
+                }
+                drive(&mut rewriter, &self.state, &self.out, &pieces)?;
                 rewriter.end().map_err(tokenizer_error)?;
                 let mut st = self.state.borrow_mut();
                 st.finish(self.fed);
@@ -963,10 +1066,17 @@ impl Splitter {
         let Stage::Sniffing(head) = std::mem::replace(&mut self.stage, Stage::Failed) else {
             return Ok(());
         };
-        if let Some(kind) = input::binary_kind(&head) {
+        self.begin(&head, complete)
+    }
+
+    /// Chooses the encoding from the document's first bytes `head` (all of them when
+    /// `complete`), sets up the tokenizer and feeds it `head`.
+    fn begin(&mut self, head: &[u8], complete: bool) -> Result<()> {
+        self.stage = Stage::Failed;
+        if let Some(kind) = input::binary_kind(head) {
             return Err(Error::NotHtml(format!("the data looks like a {kind}")));
         }
-        let sniffed = input::sniff(&head, complete);
+        let sniffed = input::sniff(head, complete);
         self.sniffed = Some(sniffed);
         let (encoding, transcoder) = match AsciiCompatibleEncoding::new(sniffed.encoding) {
             Some(enc) => (enc, None),
@@ -985,7 +1095,7 @@ impl Splitter {
             transcoder,
             guard: Box::new(Guard::new(self.limits)),
         };
-        self.feed(&head)
+        self.feed(head)
     }
 
     fn feed(&mut self, bytes: &[u8]) -> Result<()> {
@@ -1007,20 +1117,34 @@ impl Splitter {
             None => bytes,
         };
         self.fed += bytes.len() as u64;
-        let (out, pieces) = (&mut self.out, &mut self.pieces);
+        let pieces = &mut self.pieces;
         // NOTE: pieces of at most FEED_BYTES: lol_html appends a whole write to the bytes
         // it still holds, so its buffer stays within MAX_TAG_BYTES + FEED_BYTES.
         for piece in bytes.chunks(FEED_BYTES) {
-            out.clear();
             pieces.clear();
-            guard.scan(piece, out, pieces);
-            if let Err(e) = drive(rewriter, &self.state, out, pieces) {
+            {
+                let mut out = self.out.borrow_mut();
+                out.clear();
+                guard.scan(piece, &mut out, pieces);
+            }
+            if let Err(e) = drive(rewriter, &self.state, &self.out, pieces) {
                 self.stage = Stage::Failed;
                 return Err(e);
             }
         }
         Ok(())
     }
+}
+
+/// Whether the first bytes of a document, `head`, of which the first `before` were already
+/// looked at, are enough to choose the encoding.
+fn sniffing_done(head: &[u8], before: usize) -> bool {
+    // NOTE: the declaration prescan looks at the first PRESCAN_BYTES only, so it runs
+    // once, when they are complete (not again for every small write).
+    head.len() >= DETECT_BYTES
+        || (before < PRESCAN_BYTES
+            && head.len() >= PRESCAN_BYTES
+            && input::sniff(&head[..PRESCAN_BYTES], false).source != EncodingSource::Detected)
 }
 
 /// The most bytes given to the tokenizer in one write.
@@ -1035,9 +1159,15 @@ const TOKENIZER_MEMORY: usize = 64 << 20;
 fn drive(
     rewriter: &mut Rewriter,
     state: &Rc<RefCell<State>>,
-    out: &[u8],
+    out: &RefCell<Vec<u8>>,
     pieces: &[Piece],
 ) -> Result<()> {
+    let out = out.borrow();
+    {
+        let mut st = state.borrow_mut();
+        st.window_start = st.written;
+        st.written += out.len() as u64;
+    }
     for piece in pieces {
         match piece {
             Piece::Feed(range) => rewriter
