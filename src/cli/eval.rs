@@ -98,24 +98,8 @@ pub struct Args {
     #[arg(long, default_value_t = 1e-3)]
     learning_rate: f64,
 
-    /// Two-stage recipes: the second-stage classifier, `logistic` or `mlp`.
-    #[arg(long, default_value = "mlp")]
-    stack_model: ModelType,
-
-    /// Two-stage recipes: the second stage's MLP hidden layer widths, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "16")]
-    stack_hidden: Vec<usize>,
-
-    /// Two-stage recipes: the line's own features the second stage reads besides the
-    /// scores: `few` (density, length, links, heading, block and container hints) or `base`
-    /// (every feature of the line itself, no neighbours).
-    #[arg(long, default_value = "few")]
-    stack_features: String,
-
-    /// Two-stage recipes: group folds of the training sites for the out-of-fold
-    /// first-stage scores the second stage learns from.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=20))]
-    inner_folds: u32,
+    #[command(flatten)]
+    stack: StackArgs,
 
     /// What trained thresholds maximise on the validation sites: `f1` or `accuracy`.
     #[arg(long, default_value = "f1")]
@@ -200,13 +184,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .learning_rate(args.learning_rate)
                 .threshold_objective(args.threshold_objective)
                 .seed(args.seed),
-            stack: StackParams {
-                lookahead: 0,
-                inner_folds: args.inner_folds as usize,
-                model: args.stack_model,
-                hidden: args.stack_hidden.clone(),
-                base: stack_base(&args.stack_features)?,
-            },
+            stack: args.stack.params(0)?,
         };
         let started = Instant::now();
         let results = cv::cross_validate(&data, &recipes, &options, &mut |m| {
@@ -720,6 +698,42 @@ fn write_per_page(path: &Path, methods: &[MethodPages]) -> Result<()> {
 }
 
 /// The first-stage features a second stage copies: `few` or `base`.
+/// The options of a second stage, shared by `train --stack` and `eval`'s two-stage recipes.
+#[derive(Debug, clap::Args)]
+pub(crate) struct StackArgs {
+    /// Two-stage models: the second-stage classifier, `logistic` or `mlp`.
+    #[arg(long, default_value = "mlp", value_parser = super::train::parse_model)]
+    stack_model: ModelType,
+
+    /// Two-stage models: the second stage's MLP hidden layer widths, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "16")]
+    stack_hidden: Vec<usize>,
+
+    /// Two-stage models: the line's own features the second stage reads besides the
+    /// scores: `few` (density, length, links, heading, block and container hints) or `base`
+    /// (every feature of the line itself, no neighbours).
+    #[arg(long, default_value = "few")]
+    stack_features: String,
+
+    /// Two-stage models: group folds of the training sites for the out-of-fold
+    /// first-stage scores the second stage learns from.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=20))]
+    inner_folds: u32,
+}
+
+impl StackArgs {
+    /// The second stage's training parameters, reading `lookahead` lines on each side.
+    pub(crate) fn params(&self, lookahead: usize) -> Result<StackParams> {
+        Ok(StackParams {
+            lookahead,
+            inner_folds: self.inner_folds as usize,
+            model: self.stack_model,
+            hidden: self.stack_hidden.clone(),
+            base: stack_base(&self.stack_features)?,
+        })
+    }
+}
+
 pub(crate) fn stack_base(name: &str) -> Result<Vec<String>> {
     Ok(match name {
         "few" => mainline::stack::BASE_INPUTS

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 
 use mainline::features::{self, FeatureSet, MAX_CONTEXT};
 use mainline::model::Activation;
-use mainline::train::{self, ModelType, StackParams, ThresholdObjective, TrainParams};
+use mainline::train::{self, ModelType, ThresholdObjective, TrainParams};
 
 /// Train a line classifier on a labelled CSV and write it as a model file (JSON).
 ///
@@ -107,23 +107,8 @@ pub struct Args {
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(0..=mainline::stack::MAX_LOOKAHEAD as i64))]
     stack: Option<u8>,
 
-    /// With --stack: the second-stage classifier, `logistic` or `mlp`.
-    #[arg(long, default_value = "mlp", value_parser = parse_model)]
-    stack_model: ModelType,
-
-    /// With --stack: the second stage's MLP hidden layer widths, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "16")]
-    stack_hidden: Vec<usize>,
-
-    /// With --stack: the line's own features the second stage reads besides the scores,
-    /// `few` (density, length, links, heading, block and container hints) or `base` (every
-    /// feature of the line itself).
-    #[arg(long, default_value = "few")]
-    stack_features: String,
-
-    /// With --stack: group folds of the training sites for the out-of-fold scores.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=20))]
-    inner_folds: u32,
+    #[command(flatten)]
+    stack_args: super::eval::StackArgs,
 
     /// How the model was made, recorded in the file (e.g. the recipe script's path).
     #[arg(long, value_name = "TEXT")]
@@ -134,7 +119,7 @@ pub struct Args {
     data_name: Option<String>,
 }
 
-fn parse_model(s: &str) -> Result<ModelType, String> {
+pub(super) fn parse_model(s: &str) -> Result<ModelType, String> {
     s.parse()
         .map_err(|_| format!("unknown model {s:?}: use logistic or mlp"))
 }
@@ -146,10 +131,11 @@ fn parse_features(s: &str) -> Result<FeatureSet, String> {
 pub fn run(args: Args) -> Result<ExitCode> {
     let context = args.context as usize;
     let wanted = features::select(args.features, context);
-    let stack_base = super::eval::stack_base(&args.stack_features)?;
+    let stack_params = args.stack_args.params(args.stack.unwrap_or(0) as usize)?;
     let mut columns = wanted.clone();
     if args.stack.is_some() {
-        for name in stack_base
+        for name in stack_params
+            .base
             .iter()
             .map(String::as_str)
             .chain(["ln_text_bytes"])
@@ -214,14 +200,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     let (model, report) = match args.stack {
         None => train::train(&data, &params, &mut |epoch| eprintln!("{epoch}"))?,
-        Some(k) => {
-            let stack_params = StackParams {
-                lookahead: k as usize,
-                inner_folds: args.inner_folds as usize,
-                model: args.stack_model,
-                hidden: args.stack_hidden.clone(),
-                base: stack_base,
-            };
+        Some(_) => {
             let inputs = train::StageInputs::of(&all, &stack_params.base)?;
             let rows: Vec<usize> = (0..data.len()).collect();
             train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |m| {
