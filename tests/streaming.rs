@@ -3,9 +3,12 @@
 //!
 //! Set `CHUNK_SIZE=n` to add a chunk size when reproducing a failure.
 
+mod common;
+
 use std::sync::Arc;
 
-use mainline::extract::{Decision, Extractor, Observe, Threshold};
+use common::decide_in;
+use mainline::extract::{Observe, Threshold};
 use mainline::lines::{Line, Splitter};
 use proptest::prelude::*;
 
@@ -30,22 +33,6 @@ fn split_in(html: &[u8], chunk: usize) -> (Vec<Line>, u64, u64) {
     s.end().unwrap();
     lines.extend(std::iter::from_fn(|| s.next_line()));
     (lines, s.trailing_bytes(), s.input_bytes())
-}
-
-fn decide_in(
-    html: &[u8],
-    chunk: usize,
-    scorer: Arc<dyn mainline::extract::Scorer>,
-) -> Vec<Decision> {
-    let mut ex = Extractor::new(scorer).with_features(true);
-    let mut out = Vec::new();
-    for piece in html.chunks(chunk) {
-        ex.write(piece).unwrap();
-        out.extend(std::iter::from_fn(|| ex.next_decision()));
-    }
-    ex.end().unwrap();
-    out.extend(std::iter::from_fn(|| ex.next_decision()));
-    out
 }
 
 /// Pieces of HTML that exercise the splitter: blocks, inline elements, references split

@@ -3,10 +3,13 @@
 //! bounded number of lines, a saved model decides exactly like the one trained, and
 //! training works on the small CSV of `data/train/`.
 
+mod common;
+
 use std::path::Path;
 use std::sync::Arc;
 
-use mainline::extract::{Decision, Extractor, ModelScorer, Scorer};
+use common::decide_in;
+use mainline::extract::{Extractor, ModelScorer, Scorer};
 use mainline::model::{Model, ModelKind, Scaler};
 use mainline::stack::{self, Stage2};
 use mainline::train::{
@@ -37,18 +40,6 @@ fn hand_made(lookahead: usize) -> Model {
     }));
     m.validate().unwrap();
     m
-}
-
-fn decide_in(html: &[u8], chunk: usize, scorer: Arc<dyn Scorer>) -> Vec<Decision> {
-    let mut ex = Extractor::new(scorer).with_features(true);
-    let mut out = Vec::new();
-    for piece in html.chunks(chunk) {
-        ex.write(piece).unwrap();
-        out.extend(std::iter::from_fn(|| ex.next_decision()));
-    }
-    ex.end().unwrap();
-    out.extend(std::iter::from_fn(|| ex.next_decision()));
-    out
 }
 
 fn fragment() -> impl Strategy<Value = String> {

@@ -1,9 +1,12 @@
-//! Shared helpers for the integration tests: the binary, sample paths, scratch directories.
+//! Shared helpers for the integration tests: the binary, sample paths, scratch directories,
+//! decisions of a page fed in pieces.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use assert_cmd::Command;
+use mainline::extract::{Decision, Extractor, Scorer};
 
 /// The `mainline` binary under test.
 pub fn mainline() -> Command {
@@ -28,4 +31,18 @@ pub fn words(text: &str) -> Vec<String> {
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect()
+}
+
+/// The decisions (with feature rows) of `scorer` for `html` written in pieces of `chunk`
+/// bytes, taking each decision as soon as the extractor gives it.
+pub fn decide_in(html: &[u8], chunk: usize, scorer: Arc<dyn Scorer>) -> Vec<Decision> {
+    let mut ex = Extractor::new(scorer).with_features(true);
+    let mut out = Vec::new();
+    for piece in html.chunks(chunk) {
+        ex.write(piece).unwrap();
+        out.extend(std::iter::from_fn(|| ex.next_decision()));
+    }
+    ex.end().unwrap();
+    out.extend(std::iter::from_fn(|| ex.next_decision()));
+    out
 }
