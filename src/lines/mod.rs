@@ -610,6 +610,28 @@ impl State {
                 while j < bytes.len() && bytes[j] > b' ' && bytes[j] < 0x7f {
                     j += 1;
                 }
+                // NOTE: words separated by single spaces go in at once: a single space
+                // between two words becomes a single space in the line whether collapsed
+                // or (in <pre>) kept, and counts as a link byte exactly when the words do.
+                // Only while the line stays clear of MAX_LINE_BYTES (no cut, no split).
+                let mut k = j;
+                while k + 1 < bytes.len()
+                    && bytes[k] == b' '
+                    && bytes[k + 1] > b' '
+                    && bytes[k + 1] < 0x7f
+                {
+                    k += 2;
+                    while k < bytes.len() && bytes[k] > b' ' && bytes[k] < 0x7f {
+                        k += 1;
+                    }
+                }
+                if k > j && self.cur.text.len() + 1 + (k - i) < MAX_LINE_BYTES {
+                    self.pre_cr = false;
+                    self.push_str(&text[i..k], link);
+                    src += (k - i) as u64;
+                    i = k;
+                    continue;
+                }
                 let room = MAX_LINE_BYTES
                     .saturating_sub(self.cur.text.len() + 1)
                     .max(1);

@@ -362,3 +362,20 @@ proptest::proptest! {
 fn a_lone_cr_in_pre_followed_by_text_does_not_swallow_the_next_line_end() {
     assert_eq!(texts("<pre>a\r\nb\rc\nd</pre>"), ["a", "b", "c", "d"]);
 }
+
+#[test]
+fn words_with_single_spaces_count_link_bytes_and_keep_pre_spacing_as_one_by_one() {
+    let lines = split(b"<p>lead <a href=/>one two  three</a> four five</p>").unwrap();
+    assert_eq!(lines[0].text, "lead one two three four five");
+    // "one two three": the spaces between link words are link bytes, those around not.
+    assert_eq!(lines[0].link_bytes, 13);
+    assert_eq!(
+        texts("<pre>a b  c\n d e\t f</pre><p>x &amp; y z</p>"),
+        ["a b  c", " d e\t f", "x & y z"]
+    );
+    let html = b"<p>one two three four five six seven eight nine ten</p><p>x y</p>";
+    let whole = split(html).unwrap();
+    for chunk in [1, 2, 3, 7] {
+        assert_eq!(split_chunked(html, chunk).0, whole, "chunk {chunk}");
+    }
+}
