@@ -375,7 +375,7 @@ impl State {
 
         let mut ctx_bits = info.ctx;
         let mut hints = 0u16;
-        let mut descriptor: Option<String> = None;
+        let mut descriptor: Option<Descriptor> = None;
         for attr in el.attributes() {
             // Only names of the lengths looked for below are worth reading.
             let Some(name_at) = attr.name_source_location().map(|l| l.bytes()) else {
@@ -408,8 +408,8 @@ impl State {
                     let value = value();
                     hints |= class_hints(&value);
                     let d = descriptor.get_or_insert_with(|| {
-                        let mut d = String::with_capacity(MAX_DESCRIPTOR_BYTES + 8);
-                        d.push_str(&name);
+                        let mut d = Descriptor::default();
+                        d.push(&name);
                         d
                     });
                     if attr_name == AttrName::Class {
@@ -417,12 +417,12 @@ impl State {
                             if d.len() >= MAX_DESCRIPTOR_BYTES {
                                 break;
                             }
-                            d.push('.');
-                            d.push_str(word);
+                            d.push(".");
+                            d.push(word);
                         }
                     } else if d.len() < MAX_DESCRIPTOR_BYTES {
-                        d.push('#');
-                        d.push_str(value.trim());
+                        d.push("#");
+                        d.push(value.trim());
                     }
                 }
                 AttrName::Role => ctx_bits |= role_ctx(&value()),
@@ -453,16 +453,7 @@ impl State {
             self.overflow += 1;
             return Some((OVERFLOW_ID, info.breaks));
         }
-        let descriptor = descriptor.map(|mut d| {
-            if d.len() > MAX_DESCRIPTOR_BYTES {
-                let mut cut = MAX_DESCRIPTOR_BYTES;
-                while !d.is_char_boundary(cut) {
-                    cut -= 1;
-                }
-                d.truncate(cut);
-            }
-            Arc::from(d)
-        });
+        let descriptor = descriptor.map(|d| d.finish());
 
         let id = self.next_id;
         self.next_id = self.next_id.wrapping_add(1) % OVERFLOW_ID;
@@ -829,6 +820,52 @@ impl State {
         self.flush_carry();
         self.max_seen = total;
         self.break_at(total);
+    }
+}
+
+/// A `tag.class#id` descriptor being built: its first bytes, enough to cut it to
+/// [`MAX_DESCRIPTOR_BYTES`] at a character boundary.
+// NOTE: built in place and allocated once, as an `Arc<str>`, when the element is kept.
+#[derive(Debug)]
+struct Descriptor {
+    buf: [u8; MAX_DESCRIPTOR_BYTES + 8],
+    /// Bytes kept in `buf` (the descriptor's length, or `buf.len()` when it is longer).
+    len: usize,
+}
+
+impl Default for Descriptor {
+    fn default() -> Self {
+        Descriptor {
+            buf: [0; MAX_DESCRIPTOR_BYTES + 8],
+            len: 0,
+        }
+    }
+}
+
+impl Descriptor {
+    fn push(&mut self, s: &str) {
+        let n = s.len().min(self.buf.len() - self.len);
+        self.buf[self.len..self.len + n].copy_from_slice(&s.as_bytes()[..n]);
+        self.len += n;
+    }
+
+    /// The length so far, exact up to [`MAX_DESCRIPTOR_BYTES`] and beyond it at least
+    /// `MAX_DESCRIPTOR_BYTES + 1`.
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The descriptor, cut to [`MAX_DESCRIPTOR_BYTES`] at a character boundary.
+    fn finish(&self) -> Arc<str> {
+        let mut cut = self.len;
+        if cut > MAX_DESCRIPTOR_BYTES {
+            cut = MAX_DESCRIPTOR_BYTES;
+            // Back to the start of the character the cut falls in.
+            while self.buf[cut] & 0xC0 == 0x80 {
+                cut -= 1;
+            }
+        }
+        Arc::from(std::str::from_utf8(&self.buf[..cut]).expect("cut at a character boundary"))
     }
 }
 

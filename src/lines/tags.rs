@@ -296,66 +296,370 @@ pub(crate) fn role_ctx(role: &str) -> u16 {
 /// lower-to-upper case changes (`postBody` → `post`, `body`); each word is looked up as a
 /// whole, so `header` matches `site-header` but `ad` does not match `shadow` or `load`.
 pub(crate) fn class_hints(value: &str) -> u16 {
-    let mut bits = 0;
+    // NOTE: one table look-up per byte and one hash probe per word; class values (long
+    // utility-class lists) are most of what a start tag costs.
     let bytes = value.as_bytes();
+    let mut bits = 0;
     let mut start = 0;
-    let mut i = 0;
-    while i <= bytes.len() {
-        let boundary = i == bytes.len()
-            || !bytes[i].is_ascii_alphanumeric()
-            || (i > start && bytes[i].is_ascii_uppercase() && bytes[i - 1].is_ascii_lowercase());
-        if boundary {
-            if i > start && i - start <= 24 {
-                bits |= word_hint(&bytes[start..i]);
-            }
-            start = if i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
-                i
-            } else {
-                i + 1
-            };
+    let mut prev = OTHER;
+    for (i, &b) in bytes.iter().enumerate() {
+        let c = CHAR_CLASS[usize::from(b)];
+        if c == OTHER {
+            bits |= word_hint(&bytes[start..i]);
+            start = i + 1;
+        } else if c == UPPER && prev == LOWER {
+            bits |= word_hint(&bytes[start..i]);
+            start = i;
         }
-        i += 1;
+        prev = c;
     }
-    bits
+    bits | word_hint(&bytes[start..])
 }
 
+const OTHER: u8 = 0;
+const LOWER: u8 = 1;
+const UPPER: u8 = 2;
+const DIGIT: u8 = 3;
+
+/// ASCII letters and digits by kind; everything else separates words.
+const CHAR_CLASS: [u8; 256] = {
+    let mut t = [OTHER; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = match b as u8 {
+            b'a'..=b'z' => LOWER,
+            b'A'..=b'Z' => UPPER,
+            b'0'..=b'9' => DIGIT,
+            _ => OTHER,
+        };
+        b += 1;
+    }
+    t
+};
+
+/// The keywords of each hint bit, lower case.
+const HINT_WORDS: &[(u16, &[&[u8]])] = &[
+    (
+        hint::NAV,
+        &[
+            b"nav",
+            b"navbar",
+            b"navigation",
+            b"menu",
+            b"menus",
+            b"breadcrumb",
+            b"breadcrumbs",
+            b"pagination",
+            b"pager",
+            b"topbar",
+            b"toc",
+            b"submenu",
+            b"dropdown",
+            b"megamenu",
+        ],
+    ),
+    (
+        hint::FOOTER,
+        &[b"footer", b"copyright", b"colophon", b"bottom", b"legal"],
+    ),
+    (
+        hint::SIDE,
+        &[
+            b"sidebar",
+            b"aside",
+            b"widget",
+            b"widgets",
+            b"related",
+            b"recommended",
+            b"recommendations",
+            b"popular",
+            b"trending",
+            b"rail",
+            b"teaser",
+            b"teasers",
+        ],
+    ),
+    (
+        hint::COMMENT,
+        &[
+            b"comment",
+            b"comments",
+            b"reply",
+            b"replies",
+            b"respond",
+            b"discussion",
+            b"disqus",
+        ],
+    ),
+    (
+        hint::SOCIAL,
+        &[
+            b"share",
+            b"sharing",
+            b"social",
+            b"follow",
+            b"facebook",
+            b"twitter",
+            b"whatsapp",
+            b"linkedin",
+            b"pinterest",
+        ],
+    ),
+    (
+        hint::AD,
+        &[
+            b"ad",
+            b"ads",
+            b"advert",
+            b"advertisement",
+            b"adsbygoogle",
+            b"sponsor",
+            b"sponsored",
+            b"promo",
+            b"promotion",
+            b"banner",
+            b"cookie",
+            b"cookies",
+            b"consent",
+            b"gdpr",
+            b"newsletter",
+            b"subscribe",
+            b"subscription",
+            b"popup",
+            b"modal",
+            b"overlay",
+            b"signup",
+            b"login",
+        ],
+    ),
+    (
+        hint::META,
+        &[
+            b"meta",
+            b"byline",
+            b"author",
+            b"date",
+            b"tags",
+            b"tag",
+            b"category",
+            b"categories",
+            b"posted",
+            b"timestamp",
+        ],
+    ),
+    (
+        hint::HIDDEN,
+        &[
+            b"hidden",
+            b"hide",
+            b"sr",
+            b"visually",
+            b"invisible",
+            b"offscreen",
+        ],
+    ),
+    (
+        hint::CONTENT,
+        &[
+            b"article",
+            b"content",
+            b"post",
+            b"entry",
+            b"main",
+            b"body",
+            b"text",
+            b"story",
+            b"prose",
+            b"markdown",
+            b"blog",
+            b"articlebody",
+            b"richtext",
+            b"single",
+        ],
+    ),
+    (
+        hint::HEADER,
+        &[
+            b"header",
+            b"masthead",
+            b"logo",
+            b"brand",
+            b"branding",
+            b"topnav",
+        ],
+    ),
+];
+
+/// The longest keyword, in bytes: longer words match nothing.
+const MAX_HINT_WORD: usize = 16;
+
+/// A word of at most [`MAX_HINT_WORD`] bytes as a number (words hold no zero bytes, so
+/// the zero padding keeps them apart).
+const fn pack(word: &[u8]) -> u128 {
+    let mut buf = [0u8; MAX_HINT_WORD];
+    let mut i = 0;
+    while i < word.len() {
+        buf[i] = word[i];
+        i += 1;
+    }
+    u128::from_le_bytes(buf)
+}
+
+const HINT_SLOTS: usize = 512;
+
+const fn hint_slot(key: u128) -> usize {
+    let h =
+        ((key as u64) ^ ((key >> 64) as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (h >> (64 - 9)) as usize
+}
+
+/// Open-addressing table of the packed keywords and their hint bits (built at compile
+/// time; a keyword listed twice does not compile).
+const HINT_TABLE: [(u128, u16); HINT_SLOTS] = {
+    let mut t = [(0u128, 0u16); HINT_SLOTS];
+    let mut g = 0;
+    while g < HINT_WORDS.len() {
+        let (bit, words) = HINT_WORDS[g];
+        let mut w = 0;
+        while w < words.len() {
+            assert!(words[w].len() <= MAX_HINT_WORD);
+            let key = pack(words[w]);
+            let mut s = hint_slot(key);
+            while t[s].0 != 0 {
+                assert!(t[s].0 != key, "a keyword is listed twice");
+                s = (s + 1) % HINT_SLOTS;
+            }
+            t[s] = (key, bit);
+            w += 1;
+        }
+        g += 1;
+    }
+    t
+};
+
+/// The hint bit of one word (letters and digits), in any case.
+#[inline]
 fn word_hint(word: &[u8]) -> u16 {
-    let mut buf = [0u8; 24];
-    let lower = &mut buf[..word.len()];
-    lower.copy_from_slice(word);
-    lower.make_ascii_lowercase();
-    match &*lower {
-        b"nav" | b"navbar" | b"navigation" | b"menu" | b"menus" | b"breadcrumb"
-        | b"breadcrumbs" | b"pagination" | b"pager" | b"topbar" | b"toc" | b"submenu"
-        | b"dropdown" | b"megamenu" => hint::NAV,
-        b"footer" | b"copyright" | b"colophon" | b"bottom" | b"legal" => hint::FOOTER,
-        b"sidebar" | b"aside" | b"widget" | b"widgets" | b"related" | b"recommended"
-        | b"recommendations" | b"popular" | b"trending" | b"rail" | b"teaser" | b"teasers" => {
-            hint::SIDE
+    if word.is_empty() || word.len() > MAX_HINT_WORD {
+        return 0;
+    }
+    let mut buf = [0u8; MAX_HINT_WORD];
+    buf[..word.len()].copy_from_slice(word);
+    // Letters and digits only: setting bit 5 lower-cases letters and keeps digits.
+    let key = u128::from_le_bytes(buf)
+        | (pack_mask(word.len()) & 0x2020_2020_2020_2020_2020_2020_2020_2020);
+    let mut s = hint_slot(key);
+    loop {
+        let (k, bit) = HINT_TABLE[s];
+        if k == key {
+            return bit;
         }
-        b"comment" | b"comments" | b"reply" | b"replies" | b"respond" | b"discussion"
-        | b"disqus" => hint::COMMENT,
-        b"share" | b"sharing" | b"social" | b"follow" | b"facebook" | b"twitter" | b"whatsapp"
-        | b"linkedin" | b"pinterest" => hint::SOCIAL,
-        b"ad" | b"ads" | b"advert" | b"advertisement" | b"adsbygoogle" | b"sponsor"
-        | b"sponsored" | b"promo" | b"promotion" | b"banner" | b"cookie" | b"cookies"
-        | b"consent" | b"gdpr" | b"newsletter" | b"subscribe" | b"subscription" | b"popup"
-        | b"modal" | b"overlay" | b"signup" | b"login" => hint::AD,
-        b"meta" | b"byline" | b"author" | b"date" | b"tags" | b"tag" | b"category"
-        | b"categories" | b"posted" | b"timestamp" => hint::META,
-        b"hidden" | b"hide" | b"sr" | b"visually" | b"invisible" | b"offscreen" => hint::HIDDEN,
-        b"article" | b"content" | b"post" | b"entry" | b"main" | b"body" | b"text" | b"story"
-        | b"prose" | b"markdown" | b"blog" | b"articlebody" | b"richtext" | b"single" => {
-            hint::CONTENT
+        if k == 0 {
+            return 0;
         }
-        b"header" | b"masthead" | b"logo" | b"brand" | b"branding" | b"topnav" => hint::HEADER,
-        _ => 0,
+        s = (s + 1) % HINT_SLOTS;
+    }
+}
+
+/// Ones in the low `len` bytes.
+#[inline]
+fn pack_mask(len: usize) -> u128 {
+    if len >= MAX_HINT_WORD {
+        !0
+    } else {
+        (1u128 << (8 * len)) - 1
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The hint look-up before the keyword table: a match over the lower-cased word.
+    fn reference_hints(value: &str) -> u16 {
+        let mut bits = 0;
+        let bytes = value.as_bytes();
+        let mut start = 0;
+        let mut i = 0;
+        while i <= bytes.len() {
+            let boundary = i == bytes.len()
+                || !bytes[i].is_ascii_alphanumeric()
+                || (i > start
+                    && bytes[i].is_ascii_uppercase()
+                    && bytes[i - 1].is_ascii_lowercase());
+            if boundary {
+                if i > start && i - start <= 24 {
+                    bits |= reference_word(&bytes[start..i]);
+                }
+                start = if i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+                    i
+                } else {
+                    i + 1
+                };
+            }
+            i += 1;
+        }
+        bits
+    }
+
+    fn reference_word(word: &[u8]) -> u16 {
+        let mut buf = [0u8; 24];
+        let lower = &mut buf[..word.len()];
+        lower.copy_from_slice(word);
+        lower.make_ascii_lowercase();
+        match &*lower {
+            b"nav" | b"navbar" | b"navigation" | b"menu" | b"menus" | b"breadcrumb"
+            | b"breadcrumbs" | b"pagination" | b"pager" | b"topbar" | b"toc" | b"submenu"
+            | b"dropdown" | b"megamenu" => hint::NAV,
+            b"footer" | b"copyright" | b"colophon" | b"bottom" | b"legal" => hint::FOOTER,
+            b"sidebar" | b"aside" | b"widget" | b"widgets" | b"related" | b"recommended"
+            | b"recommendations" | b"popular" | b"trending" | b"rail" | b"teaser" | b"teasers" => {
+                hint::SIDE
+            }
+            b"comment" | b"comments" | b"reply" | b"replies" | b"respond" | b"discussion"
+            | b"disqus" => hint::COMMENT,
+            b"share" | b"sharing" | b"social" | b"follow" | b"facebook" | b"twitter"
+            | b"whatsapp" | b"linkedin" | b"pinterest" => hint::SOCIAL,
+            b"ad" | b"ads" | b"advert" | b"advertisement" | b"adsbygoogle" | b"sponsor"
+            | b"sponsored" | b"promo" | b"promotion" | b"banner" | b"cookie" | b"cookies"
+            | b"consent" | b"gdpr" | b"newsletter" | b"subscribe" | b"subscription" | b"popup"
+            | b"modal" | b"overlay" | b"signup" | b"login" => hint::AD,
+            b"meta" | b"byline" | b"author" | b"date" | b"tags" | b"tag" | b"category"
+            | b"categories" | b"posted" | b"timestamp" => hint::META,
+            b"hidden" | b"hide" | b"sr" | b"visually" | b"invisible" | b"offscreen" => hint::HIDDEN,
+            b"article" | b"content" | b"post" | b"entry" | b"main" | b"body" | b"text"
+            | b"story" | b"prose" | b"markdown" | b"blog" | b"articlebody" | b"richtext"
+            | b"single" => hint::CONTENT,
+            b"header" | b"masthead" | b"logo" | b"brand" | b"branding" | b"topnav" => hint::HEADER,
+            _ => 0,
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn class_hints_match_the_plain_look_up(
+            words in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::sample::select(
+                        HINT_WORDS.iter().flat_map(|(_, w)| w.iter()).map(|w| {
+                            std::str::from_utf8(w).unwrap().to_string()
+                        }).collect::<Vec<_>>()
+                    ),
+                    "[a-zA-Z0-9]{0,20}",
+                    "[ _\\-:éA-Z]{0,3}",
+                ],
+                0..12,
+            ),
+            upper in proptest::collection::vec(proptest::bool::ANY, 12),
+        ) {
+            let value: String = words
+                .iter()
+                .zip(&upper)
+                .map(|(w, &u)| if u { w.to_ascii_uppercase() } else { w.clone() })
+                .collect();
+            proptest::prop_assert_eq!(class_hints(&value), reference_hints(&value), "{:?}", value);
+        }
+    }
 
     #[test]
     fn class_words_are_matched_whole() {
