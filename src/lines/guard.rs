@@ -1197,7 +1197,11 @@ impl Guard {
                 },
                 St::TagName => match b {
                     _ if is_ws(b) => v.state = St::BeforeAttrName,
-                    b'>' => v.state = St::Emitted(false),
+                    b'>' => {
+                        v.state = St::Emitted(false);
+                        i += 1;
+                        break;
+                    }
                     b'/' => v.state = St::SelfClosing,
                     _ => {
                         v.tag.name_byte(b);
@@ -1212,7 +1216,11 @@ impl Guard {
                 St::BeforeAttrName => match b {
                     _ if is_ws(b) => {}
                     b'/' => v.state = St::SelfClosing,
-                    b'>' => v.state = St::Emitted(false),
+                    b'>' => {
+                        v.state = St::Emitted(false);
+                        i += 1;
+                        break;
+                    }
                     _ => {
                         v.tag.start_attr(b);
                         v.state = St::AttrName;
@@ -1240,6 +1248,8 @@ impl Guard {
                         v.tag.finish_attr_name();
                         v.tag.finish_attr();
                         v.state = St::Emitted(false);
+                        i += 1;
+                        break;
                     }
                     _ => {
                         v.tag.attr_name_byte(b);
@@ -1264,6 +1274,8 @@ impl Guard {
                     b'>' => {
                         v.tag.finish_attr();
                         v.state = St::Emitted(false);
+                        i += 1;
+                        break;
                     }
                     _ => {
                         v.tag.finish_attr();
@@ -1288,6 +1300,8 @@ impl Guard {
                     b'>' => {
                         v.tag.finish_attr();
                         v.state = St::Emitted(true);
+                        i += 1;
+                        break;
                     }
                     _ => {
                         v.tag.has_value = true;
@@ -1327,6 +1341,8 @@ impl Guard {
                     b'>' => {
                         v.tag.finish_attr();
                         v.state = St::Emitted(false);
+                        i += 1;
+                        break;
                     }
                     _ => v.tag.value_byte(b),
                 },
@@ -1334,6 +1350,8 @@ impl Guard {
                     b'>' => {
                         v.tag.self_closing = true;
                         v.state = St::Emitted(false);
+                        i += 1;
+                        break;
                     }
                     _ => {
                         // Reconsumed before an attribute name.
@@ -1343,10 +1361,9 @@ impl Guard {
                 },
                 _ => break,
             }
+            // NOTE: the arms that emit the tag leave the loop themselves, so that other
+            // bytes need no check.
             i += 1;
-            if matches!(v.state, St::Emitted(_)) {
-                break;
-            }
         }
         #[cfg(test)]
         {

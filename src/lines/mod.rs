@@ -457,15 +457,11 @@ impl State {
 
         let id = self.next_id;
         self.next_id = self.next_id.wrapping_add(1) % OVERFLOW_ID;
-        for bit in 0..ctx::COUNT {
-            if ctx_bits & (1 << bit) != 0 {
-                self.ctx_counts[bit] += 1;
-            }
+        for bit in set_bits(ctx_bits) {
+            self.ctx_counts[bit] += 1;
         }
-        for bit in 0..hint::COUNT {
-            if hints & (1 << bit) != 0 {
-                self.hint_counts[bit] += 1;
-            }
+        for bit in set_bits(hints) {
+            self.hint_counts[bit] += 1;
         }
         self.ctx_now |= ctx_bits;
         self.hints_now |= hints;
@@ -502,20 +498,16 @@ impl State {
         self.overflow = 0;
         while self.stack.len() > pos {
             let open = self.stack.pop().expect("stack is longer than pos");
-            for bit in 0..ctx::COUNT {
-                if open.ctx & (1 << bit) != 0 {
-                    self.ctx_counts[bit] -= 1;
-                    if self.ctx_counts[bit] == 0 {
-                        self.ctx_now &= !(1 << bit);
-                    }
+            for bit in set_bits(open.ctx) {
+                self.ctx_counts[bit] -= 1;
+                if self.ctx_counts[bit] == 0 {
+                    self.ctx_now &= !(1 << bit);
                 }
             }
-            for bit in 0..hint::COUNT {
-                if open.hints & (1 << bit) != 0 {
-                    self.hint_counts[bit] -= 1;
-                    if self.hint_counts[bit] == 0 {
-                        self.hints_now &= !(1 << bit);
-                    }
+            for bit in set_bits(open.hints) {
+                self.hint_counts[bit] -= 1;
+                if self.hint_counts[bit] == 0 {
+                    self.hints_now &= !(1 << bit);
                 }
             }
         }
@@ -867,6 +859,18 @@ impl Descriptor {
         }
         Arc::from(std::str::from_utf8(&self.buf[..cut]).expect("cut at a character boundary"))
     }
+}
+
+/// The positions of the bits set in `bits`, lowest first (most elements set none or one).
+fn set_bits(mut bits: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if bits == 0 {
+            return None;
+        }
+        let bit = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        Some(bit)
+    })
 }
 
 /// The attributes [`State::start_tag`] looks at.

@@ -379,3 +379,24 @@ fn words_with_single_spaces_count_link_bytes_and_keep_pre_spacing_as_one_by_one(
         assert_eq!(split_chunked(html, chunk).0, whole, "chunk {chunk}");
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Text of long words, single and double spaces, other white space and non-ASCII
+    /// characters gives the same lines in pieces of 1, 7 and 65,536 bytes as whole.
+    #[test]
+    fn text_runs_give_the_same_lines_in_any_pieces(
+        text in "([a-zA-Z0-9.,;!?]{0,20}( |  |\n|\t|é|\u{a0}|&amp;)?){0,40}",
+        pre in proptest::bool::ANY,
+    ) {
+        let tag = if pre { "pre" } else { "p" };
+        let html = format!("<{tag}>{text}</{tag}><p><a href=x>{text}</a> {text}</p>");
+        let (whole, trailing) = split_chunked(html.as_bytes(), usize::MAX);
+        for chunk in [1, 7, 65_536] {
+            let (lines, t) = split_chunked(html.as_bytes(), chunk);
+            proptest::prop_assert_eq!(&lines, &whole);
+            proptest::prop_assert_eq!(t, trailing);
+        }
+    }
+}
