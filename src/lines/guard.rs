@@ -1041,6 +1041,8 @@ pub(crate) struct Guard {
     pos: u64,
     /// The last byte fed was a `<` put in to release escaped script text.
     flushed: bool,
+    /// Held bytes are being given to the tokenizer (they are not held again).
+    replaying: bool,
     /// Start of the current output piece.
     piece: usize,
     /// Tags the tokenizer emits: end offset, end tag, name hash; and the text mode before
@@ -1064,6 +1066,7 @@ impl Guard {
             held_start: 0,
             pos: 0,
             flushed: false,
+            replaying: false,
             piece: 0,
             #[cfg(test)]
             trace: Default::default(),
@@ -1461,8 +1464,10 @@ impl Guard {
     /// Ends the input: releases held bytes and closes an open fill.
     pub(crate) fn finish(&mut self, out: &mut Vec<u8>, pieces: &mut Vec<Piece>) {
         self.piece = out.len();
-        if matches!(self.mode, Mode::Hold | Mode::DashRun { .. }) {
-            self.release(out);
+        match self.mode {
+            Mode::Hold => self.release_hold(out, pieces),
+            Mode::DashRun { .. } => self.release(out),
+            _ => {}
         }
         if self.mode == Mode::Fill {
             self.close_piece(out, pieces);
@@ -1595,7 +1600,9 @@ impl Guard {
 
         let flushed = std::mem::take(&mut self.flushed);
         let c = match v.state {
-            St::Text(TextMode::Data) if b == b'<' && self.tree.too_deep(self.limits.open) => {
+            St::Text(TextMode::Data)
+                if b == b'<' && !self.replaying && self.tree.too_deep(self.limits.open) =>
+            {
                 self.held.clear();
                 self.held.push(b);
                 self.held_start = pos;
@@ -1706,12 +1713,27 @@ impl Guard {
         self.mode = Mode::Pass;
     }
 
+    /// Gives a held start tag to the tokenizer as if it had never been held: the limit on
+    /// tag bytes applies to it as to any other (its name, read while held, can be longer).
+    fn release_hold(&mut self, out: &mut Vec<u8>, pieces: &mut Vec<Piece>) {
+        let held = std::mem::take(&mut self.held);
+        let end = self.pos;
+        self.pos = self.held_start;
+        self.mode = Mode::Pass;
+        self.replaying = true;
+        for &c in &held {
+            self.byte(c, out, pieces);
+        }
+        self.replaying = false;
+        debug_assert_eq!(self.pos, end);
+    }
+
     /// With the open-element stack full: lets a held start tag through or turns it into a
     /// fill, once its name is known.
     fn decide_hold(&mut self, out: &mut Vec<u8>, pieces: &mut Vec<Piece>) {
         let held = &self.held;
         if !held[1].is_ascii_alphabetic() {
-            self.release(out);
+            self.release_hold(out, pieces);
             return;
         }
         let last = held[held.len() - 1];
@@ -1726,7 +1748,7 @@ impl Guard {
         if self.tree.current() == Ns::Html
             && (tag::VOID.contains(&h) || text_adjustment(h).is_some())
         {
-            self.release(out);
+            self.release_hold(out, pieces);
             return;
         }
         let lower = name.to_ascii_lowercase();
@@ -2030,6 +2052,30 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_held_start_tag_is_cut_at_the_limit_when_let_through() {
+        // With the open-element stack full, `<noscript` is held until its name is known,
+        // already past the limit; let through, it is still cut there.
+        let limits = Limits {
+            tag_bytes: 8,
+            attributes: 3,
+            open: 1,
+        };
+        for html in [
+            "<div><noscript a>x",
+            "<div><textarea a>x",
+            "<div><br aaaaaaaaa>",
+        ] {
+            for chunk in [1, 3, usize::MAX] {
+                let (g, out, _) = guarded(html.as_bytes(), limits, chunk);
+                assert_eq!(out.len(), html.len());
+                let lol = check_trace(&g, &out).unwrap();
+                assert!(lol.longest_tag <= 10, "{html}: {lol:?}");
+                assert!(g.max_held <= 12, "{html}: held {}", g.max_held);
+            }
+        }
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
 
@@ -2048,10 +2094,11 @@ mod tests {
 
     proptest::proptest! {
         // A fixed seed: with tiny limits, rare inputs still exceed the bounds below by a few
-        // bytes (a `<noscript a>` or `<textarea a>` tag at an 8-byte limit is held whole, 11
-        // bytes; a tag after `<script><!--` can be held past the limit). The overshoot is a
-        // few bytes at the real 1 MiB limit, so memory stays bounded, but the bounds are not
-        // exact yet; a random seed would make the suite fail now and then on such inputs.
+        // bytes: after `--<` in double-escaped script text (`<script><!--<script>--</script>`)
+        // the tokenizer releases nothing until it has read whether `</script>` follows (21
+        // bytes held at a 12-byte limit in one such input). The overshoot stays a few bytes
+        // at the real 1 MiB limit, so memory stays bounded, but the bound is not exact yet;
+        // a random seed would make the suite fail now and then on such inputs.
         #![proptest_config(proptest::prelude::ProptestConfig {
             cases: 256,
             rng_seed: proptest::test_runner::RngSeed::Fixed(0x6d61_696e),
