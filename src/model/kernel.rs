@@ -256,6 +256,7 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     /// The plainest forward pass: each output its bias plus the products in input order.
+    #[allow(clippy::needless_range_loop)] // indices, as in the definition
     fn reference(layers: &[Layer], scaler: &Scaler, row: &[f32]) -> f32 {
         let mut x: Vec<f32> = row
             .iter()
