@@ -31,7 +31,7 @@ use std::sync::Arc;
 
 use crate::features::{self, LineFeatures, MAX_CONTEXT, N_FEATURES};
 use crate::lines::{Line, Splitter};
-use crate::model::Model;
+use crate::model::{Kernel, Model};
 use crate::stack::{self, Window};
 use crate::{Error, Result};
 
@@ -138,9 +138,8 @@ impl Scorer for Observe {
 #[derive(Debug, Clone)]
 pub struct ModelScorer {
     model: Model,
-    columns: Vec<usize>,
-    /// The model reads the first columns of the row in order (no gathering needed).
-    prefix: bool,
+    /// The first stage's weights laid out for scoring, reading its features from the row.
+    kernel: Kernel,
     /// Columns of the row copied into the second stage's inputs.
     stage2_columns: Vec<usize>,
     /// Column of `ln_text_bytes`, the second stage's text weight.
@@ -180,7 +179,7 @@ impl ModelScorer {
         }
         let names: Vec<&str> = features::names().iter().map(String::as_str).collect();
         let columns = model.bind(&names)?;
-        let prefix = columns.iter().enumerate().all(|(i, &c)| i == c);
+        let kernel = Kernel::with_columns(&model.kind, &model.scaler, &columns);
         let find = |name: &str| {
             names.iter().position(|n| *n == name).ok_or_else(|| {
                 Error::FeatureMismatch(format!(
@@ -200,8 +199,7 @@ impl ModelScorer {
         let weight_column = find("ln_text_bytes")?;
         Ok(ModelScorer {
             model,
-            columns,
-            prefix,
+            kernel,
             stage2_columns,
             weight_column,
         })
@@ -225,13 +223,7 @@ impl Scorer for ModelScorer {
     }
 
     fn decide(&self, row: &[f32], scratch: &mut Vec<f32>) -> (f32, bool) {
-        let score = if self.prefix {
-            self.model.score(&row[..self.columns.len()])
-        } else {
-            scratch.clear();
-            scratch.extend(self.columns.iter().map(|&i| row[i]));
-            self.model.score(scratch)
-        };
+        let score = self.kernel.score(row, scratch);
         (score, score >= self.model.threshold)
     }
 

@@ -453,12 +453,18 @@ fn unicode_class(ch: char) -> u8 {
 
 /// Whether a copyright phrase starts at the start of `rest` (which starts with a byte of
 /// class [`class::COPY`]).
+// NOTE: `o` and `i` are frequent; the second letter rules most of them out before the
+// rest of the phrase is compared.
+#[inline]
 fn copyright_at(rest: &[u8]) -> bool {
-    match rest[0] {
-        b'o' => rest.starts_with(b"opyright"),
-        b'O' => rest.starts_with(b"OPYRIGHT"),
-        b'i' => rest.starts_with(b"ights reserved") || rest.starts_with(b"ights Reserved"),
-        _ => rest.starts_with(b"IGHTS RESERVED"),
+    match rest {
+        [b'o', b'p', ..] => rest.starts_with(b"opyright"),
+        [b'O', b'P', ..] => rest.starts_with(b"OPYRIGHT"),
+        [b'i', b'g', ..] => {
+            rest.starts_with(b"ights reserved") || rest.starts_with(b"ights Reserved")
+        }
+        [b'I', b'G', ..] => rest.starts_with(b"IGHTS RESERVED"),
+        _ => false,
     }
 }
 

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{LANES, Scaler, dot, group, mul_add, sigmoid, sum_lanes};
+use super::{Scaler, sigmoid};
 
 /// One fully connected layer:
 /// `output[j] = activation(bias[j] + Σ_i weights[j * inputs + i] * input[i])`.
@@ -131,7 +131,7 @@ pub fn tanh(x: f32) -> f32 {
 }
 
 /// Widest layer (or input) scored without a heap allocation.
-const STACK_WIDTH: usize = 256;
+pub(super) const STACK_WIDTH: usize = 256;
 
 /// The single output of the network for one raw row. `layers` must be consistent
 /// (see `Model::validate`).
@@ -174,60 +174,43 @@ fn forward_in<'a>(
     cur[0]
 }
 
-/// `out = activation(W · input + bias)` for one layer.
+/// `out = activation(W · input + bias)` for one layer, from its row-major weights.
+///
+/// Each output is its bias plus the product with each input, added in input order; the
+/// [`Kernel`](super::kernel::Kernel) of the filter sums in the same order from input-major
+/// weights, so both give the same bits.
 #[inline]
 fn layer_forward(layer: &Layer, input: &[f32], out: &mut [f32]) {
-    let width = input.len();
-    // NOTE: four outputs at a time share each load of the input and give the CPU four
-    // independent sums to overlap; one output at a time was latency-bound. Each output is
-    // summed exactly as `dot` would, so the result does not depend on the blocking.
-    let mut blocks = out.chunks_exact_mut(4);
-    let mut rows = layer.weights.chunks_exact(width);
-    let mut bias = layer.bias.iter();
-    for block in &mut blocks {
-        let r: [&[f32]; 4] = std::array::from_fn(|_| rows.next().unwrap_or_default());
-        let sums = dot4(r, input);
-        for (o, s) in block.iter_mut().zip(sums) {
-            *o = s + bias.next().copied().unwrap_or_default();
+    let n = input.len();
+    // NOTE: eight outputs at a time give the CPU eight independent sums to overlap.
+    const AT_ONCE: usize = 8;
+    for ((out, bias), rows) in out
+        .chunks_mut(AT_ONCE)
+        .zip(layer.bias.chunks(AT_ONCE))
+        .zip(layer.weights.chunks(AT_ONCE * n))
+    {
+        let mut acc = [0.0_f32; AT_ONCE];
+        acc[..bias.len()].copy_from_slice(bias);
+        for (i, &x) in input.iter().enumerate() {
+            for (a, row) in acc.iter_mut().zip(rows.chunks_exact(n)) {
+                *a += row[i] * x;
+            }
         }
+        out.copy_from_slice(&acc[..out.len()]);
     }
-    for (o, (w, b)) in blocks.into_remainder().iter_mut().zip(rows.zip(bias)) {
-        *o = dot(w, input) + b;
-    }
-    // Activations after the sums, so that their work is independent and vectorises.
-    match layer.activation {
+    activate(layer.activation, out);
+}
+
+/// Applies `activation` to every value of `out`.
+// NOTE: after the sums, so that their work is independent and vectorises.
+#[inline]
+pub(super) fn activate(activation: Activation, out: &mut [f32]) {
+    match activation {
         Activation::Tanh => out.iter_mut().for_each(|v| *v = tanh(*v)),
         Activation::Relu => out.iter_mut().for_each(|v| *v = v.max(0.0)),
         Activation::Sigmoid => out.iter_mut().for_each(|v| *v = sigmoid(*v)),
         Activation::Identity => {}
     }
-}
-
-/// `[r[0] · x, r[1] · x, r[2] · x, r[3] · x]`, each rounded exactly like [`dot`].
-// NOTE: indexed loads of whole `[f32; LANES]` groups, in a function of its own, compile to
-// packed multiplies and adds with the 4 × 8 partial sums in registers. Zipped chunk
-// iterators, or the same loop inlined into the layer, compiled to scalar loads and
-// shuffles and took 1.6 times the instructions (callgrind, one 73 × 32 layer).
-#[inline(never)]
-fn dot4(r: [&[f32]; 4], x: &[f32]) -> [f32; 4] {
-    let n = x.len();
-    let whole = n - n % LANES;
-    let r = r.map(|w| &w[..n]);
-    let mut acc = [[0.0_f32; LANES]; 4];
-    let mut i = 0;
-    while i < whole {
-        let xc = group(x, i);
-        for j in 0..4 {
-            acc[j] = mul_add(acc[j], &group(r[j], i), &xc);
-        }
-        i += LANES;
-    }
-    for j in 0..4 {
-        for k in 0..n - whole {
-            acc[j][k] += r[j][whole + k] * x[whole + k];
-        }
-    }
-    acc.map(sum_lanes)
 }
 
 #[cfg(test)]
@@ -280,20 +263,6 @@ mod tests {
         let direct = forward_in(&layers, &scaler, &[1.0, -1.0], &mut a, &mut b);
         assert_eq!(wide.to_bits(), direct.to_bits());
         assert!(wide > 0.0 && wide < 1.0);
-    }
-
-    #[test]
-    fn four_dot_products_at_once_round_exactly_like_one_at_a_time() {
-        for n in 0..40 {
-            let x: Vec<f32> = (0..n).map(|i| (i as f32 * 0.37).sin()).collect();
-            let w: Vec<Vec<f32>> = (0..4)
-                .map(|j| (0..n).map(|i| ((i * 4 + j) as f32 * 0.11).cos()).collect())
-                .collect();
-            let four = dot4([&w[0], &w[1], &w[2], &w[3]], &x);
-            for (j, v) in four.iter().enumerate() {
-                assert_eq!(v.to_bits(), dot(&w[j], &x).to_bits(), "n = {n}, row {j}");
-            }
-        }
     }
 
     #[test]

@@ -83,8 +83,10 @@
 //! decision (see [`crate::stack`]). The top-level `threshold` is the first stage's own.
 
 mod file;
+mod kernel;
 mod mlp;
 
+pub(crate) use kernel::Kernel;
 pub use mlp::{Activation, Layer};
 
 use ndarray::{Array1, ArrayView2};
@@ -264,14 +266,16 @@ impl Model {
             rows.ncols(),
             self.features.len()
         );
+        let kernel = Kernel::new(self);
+        let mut scratch = Vec::new();
         let mut buf = Vec::new();
         rows.outer_iter()
             .map(|row| match row.as_slice() {
-                Some(r) => self.score(r),
+                Some(r) => kernel.score(r, &mut scratch),
                 None => {
                     buf.clear();
                     buf.extend(row.iter().copied());
-                    self.score(&buf)
+                    kernel.score(&buf, &mut scratch)
                 }
             })
             .collect()

@@ -1,0 +1,409 @@
+//! A model's weights laid out once for fast scoring of one row at a time.
+//!
+//! [`Kernel`] gives bit for bit the scores of [`Model::score`]: the same standardisation,
+//! and each output of each layer summed in the same order (its bias, then the product with
+//! each input in input order; see [`super::mlp::forward`]). Only the layout differs: a
+//! layer's weights are stored input-major, so that the inner loop over the outputs of a
+//! block reads contiguous weights and adds one input's product to 32 outputs at once. The
+//! compiler vectorises it for any target (SSE2 on baseline x86-64); no multiply-add is
+//! fused, so scores are the same on every CPU.
+
+use super::mlp::activate;
+use super::{Activation, Layer, Model, ModelKind, Scaler, dot, sigmoid};
+
+/// Outputs summed together in one group (two SSE vectors, one AVX vector).
+const GROUP: usize = 8;
+
+/// Groups of a wide block: 32 outputs, whose sums stay in 8 SSE registers.
+const BLOCK: usize = 4;
+
+/// The weights (or sums) of [`GROUP`] consecutive outputs for one input.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[repr(C, align(32))]
+struct Group([f32; GROUP]);
+
+/// One layer, input-major.
+#[derive(Debug, Clone, PartialEq)]
+struct Dense {
+    inputs: usize,
+    outputs: usize,
+    activation: Activation,
+    /// Blocks of `BLOCK × GROUP` outputs: entry `b * inputs + i` holds the weights of
+    /// input `i` for the outputs of block `b`.
+    wide: Vec<[Group; BLOCK]>,
+    wide_bias: Vec<[Group; BLOCK]>,
+    /// The following whole groups of outputs, laid out the same way.
+    narrow: Vec<[Group; 1]>,
+    narrow_bias: Vec<[Group; 1]>,
+    /// The last outputs (fewer than a group), row-major as in [`Layer::weights`].
+    rest: Vec<f32>,
+    rest_bias: Vec<f32>,
+}
+
+impl Dense {
+    fn new(layer: &Layer) -> Self {
+        let (inputs, outputs) = (layer.inputs(), layer.outputs());
+        let w = |o: usize, i: usize| layer.weights[o * inputs + i];
+        let n_wide = outputs / (BLOCK * GROUP);
+        let n_narrow = (outputs - n_wide * BLOCK * GROUP) / GROUP;
+        let first_rest = (n_wide * BLOCK + n_narrow) * GROUP;
+        let group_of =
+            |first: usize, f: &dyn Fn(usize) -> f32| Group(std::array::from_fn(|k| f(first + k)));
+        let mut wide = Vec::with_capacity(n_wide * inputs);
+        let mut wide_bias = Vec::with_capacity(n_wide);
+        for b in 0..n_wide {
+            let first = |g: usize| (b * BLOCK + g) * GROUP;
+            for i in 0..inputs {
+                wide.push(std::array::from_fn(|g| group_of(first(g), &|o| w(o, i))));
+            }
+            wide_bias.push(std::array::from_fn(|g| {
+                group_of(first(g), &|o| layer.bias[o])
+            }));
+        }
+        let mut narrow = Vec::with_capacity(n_narrow * inputs);
+        let mut narrow_bias = Vec::with_capacity(n_narrow);
+        for g in 0..n_narrow {
+            let first = (n_wide * BLOCK + g) * GROUP;
+            for i in 0..inputs {
+                narrow.push([group_of(first, &|o| w(o, i))]);
+            }
+            narrow_bias.push([group_of(first, &|o| layer.bias[o])]);
+        }
+        Dense {
+            inputs,
+            outputs,
+            activation: layer.activation,
+            wide,
+            wide_bias,
+            narrow,
+            narrow_bias,
+            rest: layer.weights[first_rest * inputs..].to_vec(),
+            rest_bias: layer.bias[first_rest..].to_vec(),
+        }
+    }
+
+    /// `out = activation(W · input + bias)`; `input` has `inputs` values, `out` `outputs`.
+    fn forward(&self, input: &[f32], out: &mut [f32]) {
+        let n = self.inputs;
+        let input = &input[..n];
+        let out = &mut out[..self.outputs];
+        let mut o = 0;
+        for (w, bias) in self.wide.chunks_exact(n).zip(&self.wide_bias) {
+            for g in block(w, bias, input) {
+                out[o..o + GROUP].copy_from_slice(&g.0);
+                o += GROUP;
+            }
+        }
+        for (w, bias) in self.narrow.chunks_exact(n).zip(&self.narrow_bias) {
+            let [g] = block(w, bias, input);
+            out[o..o + GROUP].copy_from_slice(&g.0);
+            o += GROUP;
+        }
+        for (w, &bias) in self.rest.chunks_exact(n).zip(&self.rest_bias) {
+            let mut s = bias;
+            for (w, x) in w.iter().zip(input) {
+                s += w * x;
+            }
+            out[o] = s;
+            o += 1;
+        }
+        activate(self.activation, out);
+    }
+}
+
+/// The sums of the outputs of one block: each starts at its bias and adds the product
+/// with each input in order.
+// NOTE: whole `[Group; G]` arrays by value keep the `G × GROUP` sums in vector registers;
+// each input costs one broadcast and `G × GROUP / 4` SSE multiplies and adds.
+#[inline(always)]
+fn block<const G: usize>(w: &[[Group; G]], bias: &[Group; G], x: &[f32]) -> [Group; G] {
+    let mut acc = *bias;
+    let mut add = |wi: &[Group; G], xi: f32| {
+        for g in 0..G {
+            for k in 0..GROUP {
+                acc[g].0[k] += wi[g].0[k] * xi;
+            }
+        }
+    };
+    // Two inputs per turn of the loop, still added one after the other.
+    let (w2, w1) = w.split_at(w.len() - w.len() % 2);
+    for (wi, xi) in w2.chunks_exact(2).zip(x.chunks_exact(2)) {
+        add(&wi[0], xi[0]);
+        add(&wi[1], xi[1]);
+    }
+    if let (Some(wi), Some(&xi)) = (w1.first(), x.get(w2.len())) {
+        add(wi, xi);
+    }
+    acc
+}
+
+/// The classifier part of a [`Kernel`].
+#[derive(Debug, Clone, PartialEq)]
+enum Net {
+    Logistic { weights: Vec<f32>, bias: f32 },
+    Mlp(Vec<Dense>),
+}
+
+/// A model prepared for scoring rows one at a time (see the [module](self)).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Kernel {
+    /// Where the model's features are in the rows given to [`Kernel::score`]: runs of
+    /// consecutive columns `(column of the row, feature, length)`.
+    runs: Vec<(usize, usize, usize)>,
+    scaler: Scaler,
+    net: Net,
+    /// Widest vector of the forward pass (the features or a layer's outputs).
+    widest: usize,
+}
+
+impl Kernel {
+    /// The kernel of a [validated](Model::validate) model reading rows of its own features.
+    pub(crate) fn new(model: &Model) -> Self {
+        let columns: Vec<usize> = (0..model.n_features()).collect();
+        Kernel::with_columns(&model.kind, &model.scaler, &columns)
+    }
+
+    /// The kernel of a validated classifier whose feature `i` is column `columns[i]` of the
+    /// rows it will be given.
+    pub(crate) fn with_columns(kind: &ModelKind, scaler: &Scaler, columns: &[usize]) -> Self {
+        let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+        for (feature, &column) in columns.iter().enumerate() {
+            match runs.last_mut() {
+                Some((c, f, len)) if *c + *len == column && *f + *len == feature => *len += 1,
+                _ => runs.push((column, feature, 1)),
+            }
+        }
+        let net = match kind {
+            ModelKind::Logistic { weights, bias } => Net::Logistic {
+                weights: weights.clone(),
+                bias: *bias,
+            },
+            ModelKind::Mlp { layers } => Net::Mlp(layers.iter().map(Dense::new).collect()),
+        };
+        let widest = match kind {
+            ModelKind::Logistic { .. } => columns.len(),
+            ModelKind::Mlp { layers } => layers
+                .iter()
+                .map(Layer::outputs)
+                .fold(columns.len(), usize::max),
+        };
+        Kernel {
+            runs,
+            scaler: scaler.clone(),
+            net,
+            widest,
+        }
+    }
+
+    /// The score of a row, equal to [`Model::score`] of the model's features taken from it.
+    /// `scratch` is resized as needed and may be reused between calls.
+    ///
+    /// # Panics
+    ///
+    /// If `row` lacks a column the model reads.
+    #[inline]
+    pub(crate) fn score(&self, row: &[f32], scratch: &mut Vec<f32>) -> f32 {
+        if scratch.len() < 2 * self.widest {
+            scratch.resize(2 * self.widest, 0.0);
+        }
+        let (cur, next) = scratch.split_at_mut(self.widest);
+        self.score_in(row, cur, next)
+    }
+
+    /// [`Kernel::score`] with buffers on the stack when they fit.
+    #[cfg(test)]
+    pub(crate) fn score_alone(&self, row: &[f32]) -> f32 {
+        use super::mlp::STACK_WIDTH;
+        if self.widest <= STACK_WIDTH {
+            let mut a = [0.0_f32; STACK_WIDTH];
+            let mut b = [0.0_f32; STACK_WIDTH];
+            self.score_in(row, &mut a, &mut b)
+        } else {
+            self.score(row, &mut Vec::new())
+        }
+    }
+
+    fn score_in<'a>(&self, row: &[f32], mut cur: &'a mut [f32], mut next: &'a mut [f32]) -> f32 {
+        let (mean, std) = (&self.scaler.mean, &self.scaler.std);
+        for &(column, feature, len) in &self.runs {
+            let x = &row[column..column + len];
+            let (m, s) = (&mean[feature..feature + len], &std[feature..feature + len]);
+            let z = &mut cur[feature..feature + len];
+            for (z, ((x, m), s)) in z.iter_mut().zip(x.iter().zip(m).zip(s)) {
+                *z = (x - m) / s;
+            }
+        }
+        let n = mean.len();
+        match &self.net {
+            Net::Logistic { weights, bias } => sigmoid(bias + dot(weights, &cur[..n])),
+            Net::Mlp(layers) => {
+                let mut width = n;
+                for layer in layers {
+                    layer.forward(&cur[..width], next);
+                    std::mem::swap(&mut cur, &mut next);
+                    width = layer.outputs;
+                }
+                cur[0]
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The plainest forward pass: each output its bias plus the products in input order.
+    #[allow(clippy::needless_range_loop)] // indices, as in the definition
+    fn reference(layers: &[Layer], scaler: &Scaler, row: &[f32]) -> f32 {
+        let mut x: Vec<f32> = row
+            .iter()
+            .zip(&scaler.mean)
+            .zip(&scaler.std)
+            .map(|((x, m), s)| (x - m) / s)
+            .collect();
+        for layer in layers {
+            let n = x.len();
+            let mut out = Vec::with_capacity(layer.outputs());
+            for j in 0..layer.outputs() {
+                let mut s = layer.bias[j];
+                for i in 0..n {
+                    s += layer.weights[j * n + i] * x[i];
+                }
+                out.push(layer.activation.apply(s));
+            }
+            x = out;
+        }
+        x[0]
+    }
+
+    fn random_mlp(rng: &mut StdRng, widths: &[usize], hidden: Activation) -> Model {
+        let n = widths[0];
+        let mut layers = Vec::new();
+        for (k, pair) in widths.windows(2).enumerate() {
+            let (inputs, outputs) = (pair[0], pair[1]);
+            let last = k + 2 == widths.len();
+            layers.push(Layer {
+                activation: if last { Activation::Sigmoid } else { hidden },
+                weights: (0..inputs * outputs)
+                    .map(|_| rng.gen_range(-1.0..1.0))
+                    .collect(),
+                bias: (0..outputs).map(|_| rng.gen_range(-0.5..0.5)).collect(),
+            });
+        }
+        let model = Model::new(
+            (0..n).map(|i| format!("f{i}")).collect(),
+            Scaler {
+                mean: (0..n).map(|_| rng.gen_range(-2.0..2.0)).collect(),
+                std: (0..n).map(|_| rng.gen_range(0.1..3.0)).collect(),
+            },
+            ModelKind::Mlp { layers },
+        );
+        model.validate().unwrap();
+        model
+    }
+
+    fn random_row(rng: &mut StdRng, n: usize) -> Vec<f32> {
+        (0..n)
+            .map(|i| match i % 4 {
+                0 => 0.0,
+                1 => 1.0,
+                _ => rng.gen_range(-5.0..15.0),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_kernel_scores_bit_for_bit_like_the_plain_forward_pass() {
+        let mut rng = StdRng::seed_from_u64(7);
+        // Hidden widths around the block (32) and group (8) sizes: wide blocks, narrow
+        // groups and scalar outputs, alone and together; odd input counts.
+        let shapes: &[&[usize]] = &[
+            &[1, 1],
+            &[3, 1],
+            &[63, 32, 1],
+            &[63, 33, 1],
+            &[7, 31, 1],
+            &[5, 8, 1],
+            &[9, 7, 1],
+            &[17, 40, 1],
+            &[13, 45, 9, 1],
+            &[64, 64, 1],
+            &[2, 300, 1],
+        ];
+        for shape in shapes {
+            for hidden in [Activation::Tanh, Activation::Relu, Activation::Identity] {
+                let model = random_mlp(&mut rng, shape, hidden);
+                let ModelKind::Mlp { layers } = &model.kind else {
+                    unreachable!()
+                };
+                let kernel = Kernel::new(&model);
+                let mut scratch = Vec::new();
+                for _ in 0..20 {
+                    let row = random_row(&mut rng, shape[0]);
+                    let want = reference(layers, &model.scaler, &row);
+                    let got = kernel.score(&row, &mut scratch);
+                    assert_eq!(got.to_bits(), want.to_bits(), "{shape:?} {hidden}");
+                    assert_eq!(kernel.score_alone(&row).to_bits(), want.to_bits());
+                    assert_eq!(model.score(&row).to_bits(), want.to_bits());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_kernel_gathers_its_columns_from_a_wider_row() {
+        let mut rng = StdRng::seed_from_u64(11);
+        let model = random_mlp(&mut rng, &[10, 32, 1], Activation::Tanh);
+        // Two runs of consecutive columns, one out of order, one repeated.
+        let columns = [0, 1, 2, 3, 20, 21, 22, 5, 5, 30];
+        let kernel = Kernel::with_columns(&model.kind, &model.scaler, &columns);
+        assert_eq!(kernel.runs.len(), 5);
+        let mut scratch = Vec::new();
+        for _ in 0..20 {
+            let full = random_row(&mut rng, 31);
+            let row: Vec<f32> = columns.iter().map(|&c| full[c]).collect();
+            assert_eq!(
+                kernel.score(&full, &mut scratch).to_bits(),
+                model.score(&row).to_bits()
+            );
+        }
+    }
+
+    #[test]
+    fn the_kernel_of_a_logistic_model_scores_like_the_model() {
+        let mut rng = StdRng::seed_from_u64(3);
+        for n in [1, 7, 8, 9, 63] {
+            let model = Model::new(
+                (0..n).map(|i| format!("f{i}")).collect(),
+                Scaler {
+                    mean: (0..n).map(|_| rng.gen_range(-2.0..2.0)).collect(),
+                    std: (0..n).map(|_| rng.gen_range(0.1..3.0)).collect(),
+                },
+                ModelKind::Logistic {
+                    weights: (0..n).map(|_| rng.gen_range(-1.0..1.0)).collect(),
+                    bias: 0.3,
+                },
+            );
+            let kernel = Kernel::new(&model);
+            for _ in 0..20 {
+                let row = random_row(&mut rng, n);
+                assert_eq!(
+                    kernel.score_alone(&row).to_bits(),
+                    model.score(&row).to_bits()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_nan_feature_gives_a_nan_score() {
+        let mut rng = StdRng::seed_from_u64(5);
+        let model = random_mlp(&mut rng, &[9, 32, 1], Activation::Tanh);
+        let mut row = random_row(&mut rng, 9);
+        row[4] = f32::NAN;
+        assert!(Kernel::new(&model).score_alone(&row).is_nan());
+    }
+}
