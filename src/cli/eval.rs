@@ -66,7 +66,10 @@ pub struct Args {
     /// Cross-validate this recipe (repeatable): `threshold`, or MODEL/FEATURES/CONTEXT such
     /// as logistic/seed/1 or mlp/full/3 (FEATURES: seed, full, or attributes joined by +),
     /// optionally followed by /stackK for a two-stage model whose second stage reads the
-    /// first-stage scores of K lines on each side (e.g. mlp/full/1/stack8).
+    /// first-stage scores of K lines on each side (e.g. mlp/full/1/stack8), or by /pageK
+    /// for one whose second stage also reads page-level inputs: scores against the whole
+    /// page and pooled over the elements around the line (e.g. mlp/full/1/page8; the CSV
+    /// needs the `path` column that this version of `mainline label` writes).
     #[arg(long = "recipe", value_name = "RECIPE")]
     recipes: Vec<String>,
 
@@ -301,6 +304,7 @@ fn seed_table_recipes(threshold: f32) -> Vec<Recipe> {
                     features: cv::Attributes::List(a.iter().map(|s| s.to_string()).collect()),
                     context,
                     stack: None,
+                    page: false,
                 });
             }
         }
@@ -730,6 +734,7 @@ impl StackArgs {
             model: self.stack_model,
             hidden: self.stack_hidden.clone(),
             base: stack_base(&self.stack_features)?,
+            page: false,
         })
     }
 }

@@ -43,7 +43,9 @@ mod params;
 mod split;
 mod stacked;
 
-pub use dataset::{Dataset, NON_FEATURE_COLUMNS, read_labelled_csv, read_labelled_csv_from};
+pub use dataset::{
+    Dataset, NON_FEATURE_COLUMNS, read_labelled_csv, read_labelled_csv_from, read_paths,
+};
 pub use metrics::LineMetrics;
 pub use params::{ModelType, ThresholdObjective, TrainParams};
 pub use split::{group_kfold, group_split};
