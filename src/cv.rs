@@ -304,6 +304,10 @@ pub struct PageResult {
     pub fold: usize,
     /// Word precision, recall and F1 against the gold text.
     pub scores: WordScores,
+    /// Labelled lines of the page.
+    pub lines: usize,
+    /// Of those, lines decided against their label.
+    pub line_errors: usize,
 }
 
 /// All results of one recipe.
@@ -480,6 +484,12 @@ pub fn cross_validate(
                     page_type: page.page_type.clone(),
                     fold,
                     scores: eval::word_scores(&text.join("\n"), &page.gold),
+                    lines: page.rows.len(),
+                    line_errors: page
+                        .rows
+                        .clone()
+                        .filter(|&r| keep[r] != cv.data.y[r])
+                        .count(),
                 }
             })
             .collect();

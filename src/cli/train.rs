@@ -93,6 +93,11 @@ pub struct Args {
     #[arg(long)]
     balance_classes: bool,
 
+    /// MLP: weight a site's lines in the loss so that it counts as at most this many lines
+    /// (big sites otherwise dominate training).
+    #[arg(long, value_name = "N")]
+    site_lines: Option<usize>,
+
     /// Share of the sites held out for validation.
     #[arg(long, default_value_t = 0.2)]
     val_fraction: f64,
@@ -201,6 +206,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .patience(args.patience)
         .l2(args.l2)
         .balance_classes(args.balance_classes)
+        .site_lines(args.site_lines)
         .val_fraction(args.val_fraction)
         .seed(args.seed)
         .max_iterations(args.max_iterations)
