@@ -13,6 +13,10 @@
 //! only constant-size aggregates of the older lines. Training and inference both go through
 //! it, so the rows a second stage is trained on are the rows it decides in `filter`.
 //!
+//! A page-level second stage ([`Stage2::page`]) also reads the inputs of [`page`]: the
+//! line's score against the whole page and pooled over its enclosing elements. Its rows
+//! ([`page_input_names`]) are computed a block of the page at a time by [`block_rows`].
+//!
 //! ```
 //! use mainline::stack::{Window, input_names};
 //!

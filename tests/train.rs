@@ -161,7 +161,7 @@ fn the_model_file_records_how_it_was_made() {
         .data("data/train/separable.csv");
     let (model, report) = train(&data, &params, &mut |_| {}).unwrap();
     let json: serde_json::Value = serde_json::from_str(&model.to_json()).unwrap();
-    assert_eq!(json["format"], 2);
+    assert_eq!(json["format"], 3);
     assert!(
         json.get("stack").is_none(),
         "a single-stage model has no second stage"
