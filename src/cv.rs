@@ -39,6 +39,9 @@ pub enum Recipe {
         /// A second stage on the first-stage scores of this many lines on each side
         /// (written `/stackK` after the context), trained on out-of-fold scores.
         stack: Option<usize>,
+        /// Whether the second stage also reads the page-level inputs
+        /// ([`crate::stack::page`]); written `/pageK` instead of `/stackK`.
+        page: bool,
     },
 }
 
@@ -83,6 +86,7 @@ impl std::fmt::Display for Recipe {
                 features,
                 context,
                 stack,
+                page,
             } => {
                 let feats = match features {
                     Attributes::Set(FeatureSet::Seed) => "seed".to_string(),
@@ -91,7 +95,8 @@ impl std::fmt::Display for Recipe {
                 };
                 write!(f, "{model}/{feats}/{context}")?;
                 if let Some(k) = stack {
-                    write!(f, "/stack{k}")?;
+                    let word = if *page { "page" } else { "stack" };
+                    write!(f, "/{word}{k}")?;
                 }
                 Ok(())
             }
@@ -106,9 +111,10 @@ impl FromStr for Recipe {
         let bad = || {
             Error::Other(format!(
                 "recipe {s:?} is not understood: write threshold, threshold=X, or \
-                 MODEL/FEATURES/CONTEXT[/stackK] such as logistic/seed/1, mlp/full/3 or \
-                 mlp/full/1/stack8 (MODEL: logistic or mlp; FEATURES: seed, full, or \
-                 attributes joined by +; stackK: a second stage on K lines each side)"
+                 MODEL/FEATURES/CONTEXT[/stackK|/pageK] such as logistic/seed/1, mlp/full/3 \
+                 or mlp/full/1/stack8 (MODEL: logistic or mlp; FEATURES: seed, full, or \
+                 attributes joined by +; stackK: a second stage on K lines each side; \
+                 pageK: the same with page-level inputs)"
             ))
         };
         if s == "threshold" {
@@ -118,17 +124,18 @@ impl FromStr for Recipe {
             return t.parse().map(Recipe::Threshold).map_err(|_| bad());
         }
         let parts: Vec<&str> = s.split('/').collect();
-        let (model, feats, context, stack) = match parts[..] {
-            [m, f, c] => (m, f, c, None),
+        let (model, feats, context, stack, page) = match parts[..] {
+            [m, f, c] => (m, f, c, None, false),
             [m, f, c, st] => {
-                let k: usize = st
-                    .strip_prefix("stack")
-                    .and_then(|k| k.parse().ok())
-                    .ok_or_else(bad)?;
+                let (rest, page) = match st.strip_prefix("page") {
+                    Some(rest) => (Some(rest), true),
+                    None => (st.strip_prefix("stack"), false),
+                };
+                let k: usize = rest.and_then(|k| k.parse().ok()).ok_or_else(bad)?;
                 if k > crate::stack::MAX_LOOKAHEAD {
                     return Err(bad());
                 }
-                (m, f, c, Some(k))
+                (m, f, c, Some(k), page)
             }
             _ => return Err(bad()),
         };
@@ -156,6 +163,7 @@ impl FromStr for Recipe {
             features,
             context,
             stack,
+            page,
         })
     }
 }
@@ -169,6 +177,8 @@ pub struct CvData {
     pub texts: Vec<String>,
     /// The pages: id, group, rows, page type and gold text.
     pub pages: Vec<CvPage>,
+    /// Each line's enclosing elements, when the CSV has a `path` column.
+    pub paths: Option<Vec<[u32; crate::lines::PATH_LEVELS]>>,
 }
 
 /// One page of [`CvData`].
@@ -248,7 +258,13 @@ impl CvData {
                 });
             }
         }
-        Ok(CvData { data, texts, pages })
+        let paths = train::read_paths(csv)?;
+        Ok(CvData {
+            data,
+            texts,
+            pages,
+            paths,
+        })
     }
 }
 
@@ -288,6 +304,10 @@ pub struct PageResult {
     pub fold: usize,
     /// Word precision, recall and F1 against the gold text.
     pub scores: WordScores,
+    /// Labelled lines of the page.
+    pub lines: usize,
+    /// Of those, lines decided against their label.
+    pub line_errors: usize,
 }
 
 /// All results of one recipe.
@@ -364,10 +384,17 @@ pub fn cross_validate(
                 model,
                 context,
                 stack,
+                page,
                 ..
             } => {
                 let base = match stack {
-                    Some(_) => Some(train::StageInputs::of(&cv.data, &options.stack.base)?),
+                    Some(_) => {
+                        let inputs = train::StageInputs::of(&cv.data, &options.stack.base)?;
+                        match (&cv.paths, page) {
+                            (Some(paths), true) => Some(inputs.with_paths(paths.clone())?),
+                            _ => Some(inputs),
+                        }
+                    }
                     None => None,
                 };
                 let sub = Dataset {
@@ -392,6 +419,7 @@ pub fn cross_validate(
                     if let (Some(k), Some(base)) = (stack, &base) {
                         let stack_params = train::StackParams {
                             lookahead: *k,
+                            page: *page,
                             ..options.stack.clone()
                         };
                         let (m, _) = train::train_stacked(
@@ -456,6 +484,12 @@ pub fn cross_validate(
                     page_type: page.page_type.clone(),
                     fold,
                     scores: eval::word_scores(&text.join("\n"), &page.gold),
+                    lines: page.rows.len(),
+                    line_errors: page
+                        .rows
+                        .clone()
+                        .filter(|&r| keep[r] != cv.data.y[r])
+                        .count(),
                 }
             })
             .collect();
@@ -478,6 +512,8 @@ mod tests {
             "logistic/seed/1",
             "mlp/full/3",
             "mlp/density+ln_html_bytes/2",
+            "mlp/full/1/stack8",
+            "mlp/full/1/page8",
         ] {
             assert_eq!(s.parse::<Recipe>().unwrap().to_string(), s);
         }

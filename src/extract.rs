@@ -61,6 +61,13 @@ pub trait Scorer: Send + Sync {
         0
     }
 
+    /// Whether the second stage also reads page-level inputs ([`stack::page`]): lines are
+    /// then held in blocks of a page ([`stack::page::Blocks`]) and decided a block at a
+    /// time. Default: no.
+    fn page_stage(&self) -> bool {
+        false
+    }
+
     /// For a two-stage scorer: fills `out` with the line's first-stage features that the
     /// second stage copies, taken from the full `row`, and returns the line's weight in
     /// the text-weighted window mean.
@@ -190,7 +197,7 @@ impl ModelScorer {
         };
         let mut stage2_columns = Vec::new();
         if let Some(s2) = &model.stack {
-            let copied = &s2.features[stack::window_names(s2.lookahead).len()..];
+            let copied = &s2.features[s2.n_computed()..];
             for name in copied {
                 let feature = name.strip_prefix(stack::LINE_PREFIX).unwrap_or(name);
                 stage2_columns.push(find(feature)?);
@@ -233,6 +240,10 @@ impl Scorer for ModelScorer {
 
     fn lookahead(&self) -> usize {
         self.model.stack.as_ref().map_or(0, |s| s.lookahead)
+    }
+
+    fn page_stage(&self) -> bool {
+        self.model.stack.as_ref().is_some_and(|s| s.page)
     }
 
     fn stage2_inputs(&self, row: &[f32], out: &mut Vec<f32>) -> f32 {
@@ -287,6 +298,8 @@ pub struct Extractor {
     /// Two-stage scorers: lines scored by the first stage and waiting for the lines after
     /// them (at most the lookahead + 1), with their feature rows when kept.
     window: Option<Window<(Line, Option<Vec<f32>>)>>,
+    /// Scorers with page-level inputs: the lines of the current block of the page.
+    page: Option<PageBlock>,
     base: Vec<f32>,
     out: VecDeque<Decision>,
     row: Vec<f32>,
@@ -306,9 +319,10 @@ impl Extractor {
     /// An extractor for one document, deciding with `scorer`.
     pub fn new(scorer: Arc<dyn Scorer>) -> Self {
         let context = scorer.context().min(MAX_CONTEXT);
-        let window = scorer
-            .two_stage()
-            .then(|| Window::new(scorer.lookahead().min(stack::MAX_LOOKAHEAD)));
+        let lookahead = scorer.lookahead().min(stack::MAX_LOOKAHEAD);
+        let paged = scorer.two_stage() && scorer.page_stage();
+        let window = (scorer.two_stage() && !paged).then(|| Window::new(lookahead));
+        let page = paged.then(|| PageBlock::new(lookahead));
         Extractor {
             splitter: Splitter::new(),
             scorer,
@@ -317,6 +331,7 @@ impl Extractor {
             pending: VecDeque::with_capacity(context + 2),
             history: VecDeque::with_capacity(context + 1),
             window,
+            page,
             base: Vec::new(),
             out: VecDeque::new(),
             row: vec![0.0; N_FEATURES],
@@ -354,14 +369,18 @@ impl Extractor {
             w.finish();
         }
         self.drain_window();
+        self.decide_block();
         Ok(())
     }
 
     /// Lines read and not yet decided: at most the scorer's context + 1, plus its
-    /// second stage's lookahead + 1. Decided lines wait in the output until taken with
-    /// [`Extractor::next_decision`].
+    /// second stage's lookahead + 1, or with page-level inputs the lines of the current
+    /// block (fewer than [`stack::page::MAX_LINES`]). Decided lines wait in the output until
+    /// taken with [`Extractor::next_decision`].
     pub fn buffered_lines(&self) -> usize {
-        self.pending.len() + self.window.as_ref().map_or(0, Window::pending)
+        self.pending.len()
+            + self.window.as_ref().map_or(0, Window::pending)
+            + self.page.as_ref().map_or(0, |p| p.lines.len())
     }
 
     /// The next decided line, in document order.
@@ -410,6 +429,13 @@ impl Extractor {
             self.history.push_back(f);
         }
         let features = self.keep_features.then(|| self.row.clone());
+        if let Some(p) = &mut self.page {
+            let weight = self.scorer.stage2_inputs(&self.row, &mut self.base);
+            if p.push(line, features, score, weight, &self.base) {
+                self.decide_block();
+            }
+            return;
+        }
         match &mut self.window {
             None => self.out.push_back(Decision {
                 line,
@@ -425,6 +451,32 @@ impl Extractor {
         }
     }
 
+    /// Decides the lines of the current block of the page (page-level second stages).
+    fn decide_block(&mut self) {
+        let Some(p) = &mut self.page else { return };
+        if p.lines.is_empty() {
+            return;
+        }
+        let nb = p.base.len() / p.lines.len();
+        let rows = stack::block_rows(
+            p.lookahead,
+            &p.scores,
+            &p.weights,
+            &p.paths,
+            &mut |i, row| row.extend_from_slice(&p.base[i * nb..(i + 1) * nb]),
+        );
+        for ((line, features), row) in p.lines.drain(..).zip(rows) {
+            let (score, keep) = self.scorer.decide_stage2(&row);
+            self.out.push_back(Decision {
+                line,
+                score,
+                keep,
+                features,
+            });
+        }
+        p.clear();
+    }
+
     /// Decides the lines whose second-stage rows are ready.
     fn drain_window(&mut self) {
         let Some(w) = &mut self.window else { return };
@@ -437,6 +489,58 @@ impl Extractor {
                 features,
             });
         }
+    }
+}
+
+/// The lines of one block of a page, waiting for a page-level second stage.
+#[derive(Debug)]
+struct PageBlock {
+    lookahead: usize,
+    blocks: stack::page::Blocks,
+    lines: Vec<(Line, Option<Vec<f32>>)>,
+    scores: Vec<f32>,
+    weights: Vec<f32>,
+    paths: Vec<[u32; crate::lines::PATH_LEVELS]>,
+    /// The copied first-stage features of each line, one after the other.
+    base: Vec<f32>,
+}
+
+impl PageBlock {
+    fn new(lookahead: usize) -> Self {
+        PageBlock {
+            lookahead,
+            blocks: stack::page::Blocks::new(),
+            lines: Vec::new(),
+            scores: Vec::new(),
+            weights: Vec::new(),
+            paths: Vec::new(),
+            base: Vec::new(),
+        }
+    }
+
+    /// Adds a line; true when the block is full.
+    fn push(
+        &mut self,
+        line: Line,
+        features: Option<Vec<f32>>,
+        score: f32,
+        weight: f32,
+        base: &[f32],
+    ) -> bool {
+        self.scores.push(score);
+        self.weights.push(weight);
+        self.paths.push(line.path);
+        self.base.extend_from_slice(base);
+        self.lines.push((line, features));
+        self.blocks.push(weight)
+    }
+
+    fn clear(&mut self) {
+        self.lines.clear();
+        self.scores.clear();
+        self.weights.clear();
+        self.paths.clear();
+        self.base.clear();
     }
 }
 

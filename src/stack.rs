@@ -13,6 +13,10 @@
 //! only constant-size aggregates of the older lines. Training and inference both go through
 //! it, so the rows a second stage is trained on are the rows it decides in `filter`.
 //!
+//! A page-level second stage ([`Stage2::page`]) also reads the inputs of [`page`]: the
+//! line's score against the whole page and pooled over its enclosing elements. Its rows
+//! ([`page_input_names`]) are computed a block of the page at a time by [`block_rows`].
+//!
 //! ```
 //! use mainline::stack::{Window, input_names};
 //!
@@ -29,9 +33,13 @@
 //! assert_eq!(rows[0].1.len(), input_names(2, &["density"]).len());
 //! ```
 
+pub mod page;
+
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
+
+pub use page::{format_path, parse_path};
 
 use crate::model::{ModelKind, Scaler};
 
@@ -97,6 +105,49 @@ pub fn input_names(k: usize, base: &[&str]) -> Vec<String> {
     let mut names = window_names(k);
     names.extend(base.iter().map(|s| format!("{LINE_PREFIX}{s}")));
     names
+}
+
+/// Names of the inputs of a page-level second stage: [`window_names`], the page inputs
+/// ([`page::names`]), then each of `base` prefixed with [`LINE_PREFIX`].
+pub fn page_input_names(k: usize, base: &[&str]) -> Vec<String> {
+    let mut names = window_names(k);
+    names.extend(page::names());
+    names.extend(base.iter().map(|s| format!("{LINE_PREFIX}{s}")));
+    names
+}
+
+/// Rows of a page-level second stage ([`page_input_names`]) for the lines of one block of
+/// a page (see [`page::Blocks`]): the score window of `lookahead` lines run over the block,
+/// the page inputs of the block, then the copied features `base(i, row)` appends for line
+/// `i`. `scores`, `weights` (`ln(1 + text bytes)`) and `paths` have one entry per line.
+pub fn block_rows(
+    lookahead: usize,
+    scores: &[f32],
+    weights: &[f32],
+    paths: &[[u32; crate::lines::PATH_LEVELS]],
+    base: &mut dyn FnMut(usize, &mut Vec<f32>),
+) -> Vec<Vec<f32>> {
+    let mut rows: Vec<Vec<f32>> = Vec::with_capacity(scores.len());
+    let mut w = Window::new(lookahead);
+    for (i, (&s, &wt)) in scores.iter().zip(weights).enumerate() {
+        w.push(i, s, wt, &[]);
+        while let Some((_, row)) = w.pop() {
+            rows.push(row);
+        }
+    }
+    w.finish();
+    while let Some((_, row)) = w.pop() {
+        rows.push(row);
+    }
+    for (i, (row, p)) in rows
+        .iter_mut()
+        .zip(page::inputs(scores, weights, paths))
+        .enumerate()
+    {
+        row.extend_from_slice(&p);
+        base(i, row);
+    }
+    rows
 }
 
 fn windows(k: usize) -> Vec<usize> {
@@ -287,8 +338,14 @@ impl<T> Window<T> {
 pub struct Stage2 {
     /// Lines of lookahead (and of look-behind) of the score window.
     pub lookahead: usize,
-    /// Names of the inputs: [`window_names`] of `lookahead`, then the first-stage features
-    /// copied, each prefixed with [`LINE_PREFIX`]; checked when the model is read.
+    /// Whether the stage also reads the page-level inputs ([`page::names`], model format
+    /// 3): the extractor then holds a page's lines, in blocks of at most
+    /// [`page::MAX_LINES`], until the block is decided.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub page: bool,
+    /// Names of the inputs: [`window_names`] of `lookahead`, then (with `page`)
+    /// [`page::names`], then the first-stage features copied, each prefixed with
+    /// [`LINE_PREFIX`]; checked when the model is read.
     pub features: Vec<String>,
     /// Decision threshold on the second-stage score: a line is kept when `score >=
     /// threshold`.
@@ -300,6 +357,11 @@ pub struct Stage2 {
 }
 
 impl Stage2 {
+    /// Number of inputs before the copied first-stage features.
+    pub fn n_computed(&self) -> usize {
+        window_names(self.lookahead).len() + if self.page { page::names().len() } else { 0 }
+    }
+
     /// Probability that the line is content, from its [`input_names`] row.
     ///
     /// # Panics

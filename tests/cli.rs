@@ -282,12 +282,19 @@ fn lines_writes_the_feature_table_with_an_empty_label_column() {
     let out = stdout_of(&["lines", sample("table-layout.html").to_str().unwrap()]);
     let mut reader = csv::Reader::from_reader(out.as_bytes());
     let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
-    assert_eq!(&header[..4], ["doc", "group", "line", "label"]);
-    assert_eq!(&header[4..header.len() - 1], mainline::features::names());
+    assert_eq!(&header[..5], ["doc", "group", "line", "label", "path"]);
+    assert_eq!(&header[5..header.len() - 1], mainline::features::names());
     assert_eq!(header.last().unwrap(), "text");
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert!(rows.len() >= 8);
     assert!(rows.iter().all(|r| r[3].is_empty()));
+    // Every line lists its enclosing elements, and lines share some of them.
+    let paths: Vec<_> = rows
+        .iter()
+        .map(|r| mainline::stack::parse_path(&r[4]).expect("a path"))
+        .collect();
+    assert!(paths.iter().all(|p| p[0] != mainline::lines::NO_ELEMENT));
+    assert!(paths.windows(2).any(|w| w[0][1..].contains(&w[1][1])));
     assert_eq!(&rows[0][header.len() - 1], "Welcome to My Web Page!");
 }
 

@@ -634,7 +634,7 @@ fn model_files_that_cannot_be_used() {
     );
     model_is_rejected(
         &version,
-        "format version 99, this build reads versions 1 to 2",
+        "format version 99, this build reads versions 1 to 3",
     );
     let mut json: serde_json::Value = serde_json::from_str(&builtin).unwrap();
     json["features"][0] = "no_such_feature".into();

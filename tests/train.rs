@@ -161,7 +161,7 @@ fn the_model_file_records_how_it_was_made() {
         .data("data/train/separable.csv");
     let (model, report) = train(&data, &params, &mut |_| {}).unwrap();
     let json: serde_json::Value = serde_json::from_str(&model.to_json()).unwrap();
-    assert_eq!(json["format"], 2);
+    assert_eq!(json["format"], 3);
     assert!(
         json.get("stack").is_none(),
         "a single-stage model has no second stage"
@@ -272,17 +272,17 @@ fn a_model_file_of_another_version_is_refused_naming_the_file() {
         "future.json",
         &model
             .to_json()
-            .replacen("\"format\": 2", "\"format\": 3", 1),
+            .replacen("\"format\": 3", "\"format\": 4", 1),
     );
     let err = Model::load(&path).unwrap_err();
     assert!(
-        matches!(&err, Error::ModelFile { cause, .. } if matches!(**cause, Error::ModelVersion { expected: 2, found: 3 })),
+        matches!(&err, Error::ModelFile { cause, .. } if matches!(**cause, Error::ModelVersion { expected: 3, found: 4 })),
         "{err:?}"
     );
     assert_eq!(
         err.to_string(),
         format!(
-            "model file {}: model file has format version 3, this build reads versions 1 to 2",
+            "model file {}: model file has format version 4, this build reads versions 1 to 3",
             path.display()
         )
     );

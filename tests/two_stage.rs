@@ -33,6 +33,7 @@ fn hand_made(lookahead: usize) -> Model {
     let weights = (0..n).map(|i| ((i * 7 % 11) as f32 - 5.0) / 5.0).collect();
     m.stack = Some(Box::new(Stage2 {
         lookahead,
+        page: false,
         features,
         threshold: 0.5,
         scaler: Scaler::identity(n),
@@ -123,6 +124,7 @@ fn small_params() -> (TrainParams, StackParams) {
         model: ModelType::Mlp,
         hidden: vec![4],
         base: vec!["density".into(), "ln_text_bytes".into()],
+        page: false,
     };
     (params, stack)
 }
@@ -137,7 +139,7 @@ fn a_two_stage_model_trains_on_the_small_csv_and_survives_save_and_load() {
         train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |_| {}).unwrap();
     let s2 = model.stack.as_ref().expect("a second stage");
     assert_eq!(s2.lookahead, 3);
-    assert_eq!(model.format, 2);
+    assert_eq!(model.format, 3);
     assert_eq!(model.provenance.params["stack"]["lookahead"], 3);
     assert!(model.provenance.validation["stage2"]["validation"]["accuracy"].is_number());
 
@@ -153,7 +155,7 @@ fn a_two_stage_model_trains_on_the_small_csv_and_survives_save_and_load() {
     // Scores, not only decisions, are identical to the bit.
     let scores = |m: &Model| {
         let s1 = train::stage1_scores(m, &data, &rows);
-        let x2 = train::stage2_rows(&data, &inputs, &rows, &s1, 3);
+        let x2 = train::stage2_rows(&data, &inputs, &rows, &s1, 3, false);
         let s2 = m.stack.as_ref().unwrap();
         x2.outer_iter()
             .map(|r| s2.score(r.as_slice().unwrap()).to_bits())
@@ -215,7 +217,7 @@ fn a_second_stage_in_a_format_1_file_or_with_unknown_inputs_is_refused() {
     let model = hand_made(2);
     let json = model
         .to_json()
-        .replacen("\"format\": 2", "\"format\": 1", 1);
+        .replacen("\"format\": 3", "\"format\": 1", 1);
     let err = Model::from_json(&json).unwrap_err().to_string();
     assert!(err.contains("needs model format 2"), "{err}");
 

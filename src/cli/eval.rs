@@ -66,7 +66,10 @@ pub struct Args {
     /// Cross-validate this recipe (repeatable): `threshold`, or MODEL/FEATURES/CONTEXT such
     /// as logistic/seed/1 or mlp/full/3 (FEATURES: seed, full, or attributes joined by +),
     /// optionally followed by /stackK for a two-stage model whose second stage reads the
-    /// first-stage scores of K lines on each side (e.g. mlp/full/1/stack8).
+    /// first-stage scores of K lines on each side (e.g. mlp/full/1/stack8), or by /pageK
+    /// for one whose second stage also reads page-level inputs: scores against the whole
+    /// page and pooled over the elements around the line (e.g. mlp/full/1/page8; the CSV
+    /// needs the `path` column that this version of `mainline label` writes).
     #[arg(long = "recipe", value_name = "RECIPE")]
     recipes: Vec<String>,
 
@@ -94,6 +97,11 @@ pub struct Args {
     #[arg(long, default_value_t = 1e-4)]
     l2: f64,
 
+    /// MLP: weight a site's lines in the loss so that it counts as at most this many lines
+    /// (big sites otherwise dominate training).
+    #[arg(long, value_name = "N")]
+    site_lines: Option<usize>,
+
     /// MLP: Adam learning rate for cross-validation.
     #[arg(long, default_value_t = 1e-3)]
     learning_rate: f64,
@@ -117,8 +125,9 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
 
-    /// Write every page's scores (doc, group, page type, method, precision, recall, F1) to
-    /// FILE as CSV, to look at the worst pages.
+    /// Write every page's scores (doc, group, page type, method, precision, recall, F1, and
+    /// in cross-validation the page's lines and wrongly decided lines) to FILE as CSV, to
+    /// look at the worst pages.
     #[arg(long, value_name = "FILE.csv")]
     per_page: Option<PathBuf>,
 }
@@ -139,6 +148,8 @@ struct PageScore {
     group: String,
     page_type: Option<String>,
     scores: WordScores,
+    /// Cross-validation: the page's labelled lines and how many were decided wrongly.
+    lines: Option<(usize, usize)>,
 }
 
 /// Line results of one method.
@@ -181,6 +192,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .hidden(args.hidden.clone())
                 .epochs(args.epochs)
                 .l2(args.l2)
+                .site_lines(args.site_lines)
                 .learning_rate(args.learning_rate)
                 .threshold_objective(args.threshold_objective)
                 .seed(args.seed),
@@ -223,6 +235,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                             group: p.group,
                             page_type: p.page_type,
                             scores: p.scores,
+                            lines: Some((p.lines, p.line_errors)),
                         })
                         .collect(),
                     seconds: None,
@@ -301,6 +314,7 @@ fn seed_table_recipes(threshold: f32) -> Vec<Recipe> {
                     features: cv::Attributes::List(a.iter().map(|s| s.to_string()).collect()),
                     context,
                     stack: None,
+                    page: false,
                 });
             }
         }
@@ -507,6 +521,7 @@ fn page_level(corpus: &Corpus, methods: &[PageMethod]) -> Result<Vec<MethodPages
                 group: page.group.clone(),
                 page_type: page.page_type.clone(),
                 scores: eval::word_scores(text, &page.gold),
+                lines: None,
             })
             .collect();
         eprintln!("{}: {:.1} s", method.name(), seconds);
@@ -676,6 +691,8 @@ fn write_per_page(path: &Path, methods: &[MethodPages]) -> Result<()> {
         "precision",
         "recall",
         "f1",
+        "lines",
+        "line_errors",
     ])?;
     for m in methods {
         for p in &m.pages {
@@ -687,6 +704,8 @@ fn write_per_page(path: &Path, methods: &[MethodPages]) -> Result<()> {
                 &format!("{:.4}", p.scores.precision),
                 &format!("{:.4}", p.scores.recall),
                 &format!("{:.4}", p.scores.f1),
+                &p.lines.map_or(String::new(), |l| l.0.to_string()),
+                &p.lines.map_or(String::new(), |l| l.1.to_string()),
             ])?;
         }
     }
@@ -730,6 +749,7 @@ impl StackArgs {
             model: self.stack_model,
             hidden: self.stack_hidden.clone(),
             base: stack_base(&self.stack_features)?,
+            page: false,
         })
     }
 }

@@ -128,7 +128,9 @@ pub fn stdout() -> io::BufWriter<io::StdoutLock<'static>> {
 
 /// The header of the per-line CSV: `doc, group, line, label`, the feature columns, `text`.
 pub fn csv_header() -> Vec<String> {
-    let mut h: Vec<String> = ["doc", "group", "line", "label"].map(String::from).to_vec();
+    let mut h: Vec<String> = ["doc", "group", "line", "label", "path"]
+        .map(String::from)
+        .to_vec();
     h.extend(mainline::features::names().iter().cloned());
     h.push("text".to_string());
     h
@@ -152,6 +154,7 @@ pub fn write_csv_row<W: Write>(
         Some(false) => "0".into(),
         None => String::new(),
     });
+    record.push(mainline::stack::format_path(&d.line.path));
     record.extend(features.iter().map(|v| format_value(*v)));
     record.push(d.line.text.clone());
     out.write_record(&record).map_err(io::Error::other)

@@ -24,11 +24,19 @@ use mainline::train::{self, ModelType, ThresholdObjective, TrainParams};
 /// The second stage learns from out-of-fold scores (the training sites are split into
 /// --inner-folds groups, each scored by a first stage trained on the others), and the
 /// filter then holds K more lines before deciding.
+///
+/// With --page as well, the second stage also sees the page as a whole: the line's score
+/// against the page's mean, maximum and quantiles, and the scores pooled over the elements
+/// that contain the line (its block, container, region and further up, and the element
+/// that gathers the most text scored as content). The filter then holds a page's lines, in
+/// blocks of at most 4,096 lines and 4 MiB of text, before deciding them. Needs a CSV
+/// written by this version of `mainline label` (with the `path` column).
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
     mainline train training/wcxb-dev.csv --model mlp --features full --context 3 -o models/default.json\n  \
     mainline train data.csv --model logistic --features seed --context 1 -o seed-slp.json\n  \
-    mainline train training/wcxb-dev.csv --context 1 --stack 8 --threshold-objective accuracy -o two-stage.json")]
+    mainline train training/wcxb-dev.csv --context 1 --stack 8 --threshold-objective accuracy -o two-stage.json\n  \
+    mainline train training/wcxb-dev.csv --context 1 --stack 8 --page --threshold-objective accuracy -o page.json")]
 pub struct Args {
     /// The labelled CSV.
     #[arg(value_name = "DATA.csv")]
@@ -85,6 +93,11 @@ pub struct Args {
     #[arg(long)]
     balance_classes: bool,
 
+    /// MLP: weight a site's lines in the loss so that it counts as at most this many lines
+    /// (big sites otherwise dominate training).
+    #[arg(long, value_name = "N")]
+    site_lines: Option<usize>,
+
     /// Share of the sites held out for validation.
     #[arg(long, default_value_t = 0.2)]
     val_fraction: f64,
@@ -106,6 +119,10 @@ pub struct Args {
     /// (0–32; see above).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(0..=mainline::stack::MAX_LOOKAHEAD as i64))]
     stack: Option<u8>,
+
+    /// With --stack: the second stage also reads page-level inputs (see above).
+    #[arg(long, requires = "stack")]
+    page: bool,
 
     #[command(flatten)]
     stack_args: super::eval::StackArgs,
@@ -131,7 +148,8 @@ fn parse_features(s: &str) -> Result<FeatureSet, String> {
 pub fn run(args: Args) -> Result<ExitCode> {
     let context = args.context as usize;
     let wanted = features::select(args.features, context);
-    let stack_params = args.stack_args.params(args.stack.unwrap_or(0) as usize)?;
+    let mut stack_params = args.stack_args.params(args.stack.unwrap_or(0) as usize)?;
+    stack_params.page = args.page;
     let mut columns = wanted.clone();
     if args.stack.is_some() {
         for name in stack_params
@@ -172,7 +190,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let recipe = args.recipe.unwrap_or_else(|| {
         let stack = args
             .stack
-            .map(|k| format!(" --stack {k}"))
+            .map(|k| format!(" --stack {k}{}", if args.page { " --page" } else { "" }))
             .unwrap_or_default();
         format!(
             "mainline train --model {} --features {feature_word} --context {context}{stack}",
@@ -188,6 +206,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .patience(args.patience)
         .l2(args.l2)
         .balance_classes(args.balance_classes)
+        .site_lines(args.site_lines)
         .val_fraction(args.val_fraction)
         .seed(args.seed)
         .max_iterations(args.max_iterations)
@@ -201,7 +220,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let (model, report) = match args.stack {
         None => train::train(&data, &params, &mut |epoch| eprintln!("{epoch}"))?,
         Some(_) => {
-            let inputs = train::StageInputs::of(&all, &stack_params.base)?;
+            let mut inputs = train::StageInputs::of(&all, &stack_params.base)?;
+            if args.page {
+                let paths = train::read_paths(&args.data)?.with_context(|| {
+                    format!(
+                        "{} has no \"path\" column, which --page needs; write it again \
+                         with this version of mainline label",
+                        args.data.display()
+                    )
+                })?;
+                inputs = inputs.with_paths(paths)?;
+            }
             let rows: Vec<usize> = (0..data.len()).collect();
             train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |m| {
                 eprintln!("{m}")

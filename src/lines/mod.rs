@@ -156,7 +156,18 @@ pub struct Line {
     /// `tag.class.names#id` of the nearest ancestors that have a class or id, nearest first,
     /// at most [`MAX_ANCESTORS`], each at most [`MAX_DESCRIPTOR_BYTES`] long.
     pub ancestors: Vec<Arc<str>>,
+    /// Serial numbers (in order of their start tags, from 0) of the nearest line-breaking
+    /// elements open when the line ended, nearest first, at most [`PATH_LEVELS`];
+    /// [`NO_ELEMENT`] fills the rest. Two lines of one document share an element when they
+    /// share a number: the key for pooling lines by container.
+    pub path: [u32; PATH_LEVELS],
 }
+
+/// How many enclosing line-breaking elements a line lists in [`Line::path`].
+pub const PATH_LEVELS: usize = 16;
+
+/// The value of an unused [`Line::path`] entry.
+pub const NO_ELEMENT: u32 = u32::MAX;
 
 impl Line {
     /// The seed design's text density: `text_bytes / html_bytes`, capped at 1.
@@ -752,11 +763,17 @@ impl State {
         // Every open element counts the line; the line reads the totals of the second and
         // third nearest line-breaking elements (its block's container and region).
         let mut blocks = [Totals::default(); 3];
+        let mut path = [NO_ELEMENT; PATH_LEVELS];
         let mut found = 0;
         for open in self.stack.iter_mut().rev() {
             open.totals.add(text_bytes, cur.link_bytes);
-            if open.breaks && found < 3 {
-                blocks[found] = open.totals;
+            if open.breaks {
+                if found < 3 {
+                    blocks[found] = open.totals;
+                }
+                if found < PATH_LEVELS {
+                    path[found] = open.id;
+                }
                 found += 1;
             }
         }
@@ -775,6 +792,7 @@ impl State {
             container: blocks[1],
             region: blocks[2],
             ancestors: cur.ancestors,
+            path,
         });
         self.index += 1;
         self.line_start = end;

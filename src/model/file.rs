@@ -220,6 +220,13 @@ impl Model {
                     self.format
                 ));
             }
+            if stage2.page && self.format < 3 {
+                return bad(format!(
+                    "a second stage with page inputs needs model format 3; the file says \
+                     format {}",
+                    self.format
+                ));
+            }
             self.validate_stage2(stage2)?;
         }
         Ok(())
@@ -234,12 +241,16 @@ impl Model {
                 s.lookahead
             ));
         }
-        let expected = window_names(s.lookahead);
+        let mut expected = window_names(s.lookahead);
+        if s.page {
+            expected.extend(crate::stack::page::names());
+        }
         let n = expected.len();
         if s.features.len() < n || s.features[..n] != expected[..] {
             return bad(format!(
-                "its first inputs are not the {n} score-window inputs this build computes for a \
-                 lookahead of {} lines; retrain the model with this build",
+                "its first inputs are not the {n} score-window{} inputs this build computes \
+                 for a lookahead of {} lines; retrain the model with this build",
+                if s.page { " and page" } else { "" },
                 s.lookahead
             ));
         }
@@ -366,7 +377,7 @@ mod tests {
     #[test]
     fn the_file_starts_with_its_format_and_keeps_unknown_provenance_keys() {
         let json = logistic().to_json();
-        assert!(json.starts_with("{\n  \"format\": 2,"), "{json}");
+        assert!(json.starts_with("{\n  \"format\": 3,"), "{json}");
         let edited = json.replace(
             "\"recipe\": \"recipe\",",
             "\"recipe\": \"recipe\",\n    \"notes\": \"hand-checked\",",
@@ -378,22 +389,24 @@ mod tests {
 
     #[test]
     fn another_format_version_is_a_version_error() {
-        for version in [0, 3] {
+        for version in [0, 4] {
             let json = logistic()
                 .to_json()
-                .replace("\"format\": 2", &format!("\"format\": {version}"));
+                .replace("\"format\": 3", &format!("\"format\": {version}"));
             match Model::from_json(&json) {
                 Err(Error::ModelVersion { expected, found }) => {
-                    assert_eq!((expected, found), (2, version));
+                    assert_eq!((expected, found), (3, version));
                 }
                 other => panic!("expected ModelVersion, got {other:?}"),
             }
         }
-        // A version 1 file (no second stage) is still read.
-        let json = logistic()
-            .to_json()
-            .replace("\"format\": 2", "\"format\": 1");
-        assert_eq!(Model::from_json(&json).unwrap().format, 1);
+        // Version 1 and 2 files (no page inputs) are still read.
+        for old in [1, 2] {
+            let json = logistic()
+                .to_json()
+                .replace("\"format\": 3", &format!("\"format\": {old}"));
+            assert_eq!(Model::from_json(&json).unwrap().format, old);
+        }
         // Checked before any other field, even in a file that otherwise would not parse.
         assert!(matches!(
             Model::from_json(r#"{"format": 7, "weights": "new layout"}"#),
@@ -489,7 +502,7 @@ mod tests {
         assert!(matches!(&err, Error::ModelFile { cause, .. } if matches!(**cause, Error::Io(_))));
         assert!(err.to_string().contains("absent.json"), "{err}");
 
-        std::fs::write(&path, m.to_json().replace("\"format\": 2", "\"format\": 9")).unwrap();
+        std::fs::write(&path, m.to_json().replace("\"format\": 3", "\"format\": 9")).unwrap();
         let err = Model::load(&path).unwrap_err();
         assert!(matches!(&err, Error::ModelFile { cause, .. }
             if matches!(**cause, Error::ModelVersion { found: 9, .. })));

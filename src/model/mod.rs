@@ -57,12 +57,12 @@
 //! [`Model::to_json`] writes pretty-printed JSON whose fields mirror the structs of this
 //! module; [`Model::from_json`] and [`Model::load`] read it back and check it
 //! ([`Model::validate`]). A file starts with `"format"`, the version of the layout
-//! ([`MODEL_FORMAT_VERSION`], 2; version 1 files are read too); a reader refuses other
+//! ([`MODEL_FORMAT_VERSION`], 3; versions 1 and 2 are read too); a reader refuses other
 //! versions with [`Error::ModelVersion`].
 //!
 //! ```json
 //! {
-//!   "format": 2,
+//!   "format": 3,
 //!   "provenance": { "recipe": "training/logistic.sh", "data": "train.csv",
 //!                   "created_by": "mainline 0.1.0", "params": {}, "validation": {} },
 //!   "features": ["density", "ln_html_bytes"],
@@ -81,6 +81,9 @@
 //! "prev1_score", ...], "threshold": 0.6, "scaler": {...}, "kind": {...} }`: a second
 //! classifier on the window of first-stage scores around each line, which then makes the
 //! decision (see [`crate::stack`]). The top-level `threshold` is the first stage's own.
+//! Format 3 allows `"page": true` in the second stage: it also reads page-level inputs,
+//! the scores of the whole page and of the elements around the line
+//! ([`crate::stack::page`]).
 
 mod file;
 mod kernel;
@@ -95,8 +98,9 @@ use serde::{Deserialize, Serialize};
 use crate::{Error, Result};
 
 /// Version of the model file layout written by this build. Version 2 added the optional
-/// second stage ([`Model::stack`]); this build also reads version 1 files, which have none.
-pub const MODEL_FORMAT_VERSION: u32 = 2;
+/// second stage ([`Model::stack`]), version 3 its page-level inputs
+/// ([`crate::stack::Stage2::page`]); this build also reads versions 1 and 2.
+pub const MODEL_FORMAT_VERSION: u32 = 3;
 
 /// The oldest model file layout this build reads.
 pub const MIN_MODEL_FORMAT_VERSION: u32 = 1;

@@ -8,7 +8,8 @@ use ndarray::{Array2, Axis};
 use crate::{Error, Result};
 
 /// Columns that identify or label a line and are never features.
-pub const NON_FEATURE_COLUMNS: [&str; 5] = ["doc", "group", "line", "label", "text"];
+/// `path` lists the line's enclosing elements (see [`crate::lines::Line::path`]).
+pub const NON_FEATURE_COLUMNS: [&str; 6] = ["doc", "group", "line", "label", "path", "text"];
 
 /// Labelled lines in memory: a feature matrix, one label per row, and the page and group
 /// each row comes from.
@@ -64,7 +65,7 @@ impl Dataset {
 /// Reads a labelled CSV file.
 ///
 /// The file has a header. `doc` and `label` are required; `group` is optional (an empty or
-/// missing group means the row's `doc`); `line` and `text` are ignored. The features are the
+/// missing group means the row's `doc`); `line`, `path` and `text` are ignored. The features are the
 /// columns named in `wanted`, in that order, or with `None` every other column, in file
 /// order. Feature values must be finite numbers; labels must be `0` (boilerplate) or `1`
 /// (content). Rows are streamed, so the file is never held in memory as text.
@@ -263,6 +264,46 @@ pub fn read_labelled_csv_from<R: Read>(
         groups,
         docs,
     })
+}
+
+/// Reads the `path` column of a labelled CSV (see [`crate::stack::format_path`]), one entry
+/// per row: `None` when the file has no such column (a CSV written before it existed).
+///
+/// # Errors
+/// [`Error::Csv`] when the file cannot be read or a path is malformed.
+pub fn read_paths(path: &Path) -> Result<Option<Vec<[u32; crate::lines::PATH_LEVELS]>>> {
+    let fail = |message: String| Error::Csv {
+        path: path.to_path_buf(),
+        message,
+    };
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .buffer_capacity(1 << 16)
+        .from_path(path)
+        .map_err(|e| fail(describe_csv_error(&e)))?;
+    let col = rdr
+        .byte_headers()
+        .map_err(|e| fail(describe_csv_error(&e)))?
+        .iter()
+        .position(|h| h == b"path");
+    let Some(col) = col else { return Ok(None) };
+    let mut out = Vec::new();
+    let mut record = csv::ByteRecord::new();
+    while rdr
+        .read_byte_record(&mut record)
+        .map_err(|e| fail(describe_csv_error(&e)))?
+    {
+        let raw = std::str::from_utf8(record.get(col).unwrap_or_default()).unwrap_or("?");
+        let p = crate::stack::parse_path(raw).ok_or_else(|| {
+            fail(format!(
+                "row {}: \"{}\" is not a path (element numbers separated by spaces)",
+                out.len() + 1,
+                shorten(raw)
+            ))
+        })?;
+        out.push(p);
+    }
+    Ok(Some(out))
 }
 
 fn missing_column(name: &str, header: &[String]) -> String {

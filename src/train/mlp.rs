@@ -187,9 +187,23 @@ impl Workspace {
         }
     }
 
-    /// Sets `gw` and `gb` to the gradient of the mean class-weighted cross-entropy over the
-    /// first `bs` rows of `xb`, plus the L2 penalty; returns the summed weighted loss.
+    /// `backprop_weighted` with every row weighing 1.
+    #[cfg(test)]
     fn backprop(&mut self, net: &[Dense], bs: usize, cw: (f32, f32), l2: f32) -> f64 {
+        self.backprop_weighted(net, bs, cw, None, l2)
+    }
+
+    /// Sets `gw` and `gb` to the gradient of the mean class-weighted cross-entropy over the
+    /// first `bs` rows of `xb`, each row's loss also multiplied by `rw[r]` when given, plus
+    /// the L2 penalty; returns the summed weighted loss.
+    fn backprop_weighted(
+        &mut self,
+        net: &[Dense],
+        bs: usize,
+        cw: (f32, f32),
+        rw: Option<&[f32]>,
+        l2: f32,
+    ) -> f64 {
         let last = net.len() - 1;
         let Workspace {
             xb,
@@ -222,7 +236,7 @@ impl Workspace {
         let mut loss_sum = 0.0;
         for r in 0..bs {
             let (zr, p) = (z[last][[r, 0]], a[last][[r, 0]]);
-            let weight = if yb[r] { cw.1 } else { cw.0 };
+            let weight = if yb[r] { cw.1 } else { cw.0 } * rw.map_or(1.0, |w| w[r]);
             loss_sum += f64::from(weight) * bce_from_logit(zr, yb[r]);
             delta[last][[r, 0]] = weight * (p - if yb[r] { 1.0 } else { 0.0 }) * inv_bs;
         }
@@ -267,6 +281,7 @@ pub(super) fn fit(
     val_x: ArrayView2<f32>,
     val_y: &[bool],
     params: &TrainParams,
+    row_weights: Option<&[f32]>,
     progress: &mut dyn FnMut(&EpochReport),
 ) -> Result<MlpFit> {
     let (n, f) = x.dim();
@@ -297,6 +312,7 @@ pub(super) fn fit(
     let l2 = params.l2 as f32;
     let mut order: Vec<usize> = (0..n).collect();
     let mut step = 0_i32;
+    let mut wb = vec![1.0_f32; batch];
     let mut best = (f64::INFINITY, net.clone(), 0_usize, 0.0_f64);
     let mut since_best = 0;
     let mut epochs_run = 0;
@@ -311,9 +327,13 @@ pub(super) fn fit(
                 for (r, &i) in ids.iter().enumerate() {
                     dst[r * f..(r + 1) * f].copy_from_slice(&rows[i * f..(i + 1) * f]);
                     ws.yb[r] = y[i];
+                    if let Some(w) = row_weights {
+                        wb[r] = w[i];
+                    }
                 }
             }
-            loss_sum += ws.backprop(&net, bs, cw, l2);
+            let rw = row_weights.map(|_| &wb[..]);
+            loss_sum += ws.backprop_weighted(&net, bs, cw, rw, l2);
 
             // Adam.
             step += 1;

@@ -43,7 +43,9 @@ mod params;
 mod split;
 mod stacked;
 
-pub use dataset::{Dataset, NON_FEATURE_COLUMNS, read_labelled_csv, read_labelled_csv_from};
+pub use dataset::{
+    Dataset, NON_FEATURE_COLUMNS, read_labelled_csv, read_labelled_csv_from, read_paths,
+};
 pub use metrics::LineMetrics;
 pub use params::{ModelType, ThresholdObjective, TrainParams};
 pub use split::{group_kfold, group_split};
@@ -239,12 +241,16 @@ pub fn train_on_rows(
             (kind, 1, 1, train_loss, val_loss)
         }
         ModelType::Mlp => {
+            let weights = params
+                .site_lines
+                .map(|cap| site_weights(data, train_rows, cap));
             let fit = mlp::fit(
                 z_train.view(),
                 &y_train,
                 z_val.view(),
                 &y_val,
                 params,
+                weights.as_deref(),
                 progress,
             )?;
             let kind = ModelKind::Mlp { layers: fit.layers };
@@ -295,6 +301,21 @@ pub fn train_on_rows(
     model.provenance.validation =
         serde_json::to_value(&report).expect("a TrainReport has only plain values");
     Ok((model, report))
+}
+
+/// Loss weight of each training row: `min(1, cap / lines of its group)`, scaled to a mean
+/// of 1 (see [`TrainParams::site_lines`]).
+fn site_weights(data: &Dataset, rows: &[usize], cap: usize) -> Vec<f32> {
+    let mut count: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for &r in rows {
+        *count.entry(data.groups[r].as_str()).or_default() += 1;
+    }
+    let raw: Vec<f64> = rows
+        .iter()
+        .map(|&r| (cap.max(1) as f64 / count[data.groups[r].as_str()] as f64).min(1.0))
+        .collect();
+    let mean = raw.iter().sum::<f64>() / raw.len().max(1) as f64;
+    raw.iter().map(|w| (w / mean) as f32).collect()
 }
 
 fn single_class(y: &[bool]) -> Option<&'static str> {

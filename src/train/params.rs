@@ -85,6 +85,10 @@ pub struct TrainParams {
     /// MLP: weight each class by `rows / (2 · rows of the class)` in the loss, so both
     /// classes count equally.
     pub balance_classes: bool,
+    /// MLP: when set, a site (group) with more than this many training lines has each line
+    /// weighted by `site_lines / lines of the site` in the loss, so that a few big sites do
+    /// not outweigh the rest (weights are then scaled to a mean of 1).
+    pub site_lines: Option<usize>,
     /// Fraction of rows (whole groups) held out for validation.
     pub val_fraction: f64,
     /// Seed for the split, the initial weights and the batch order.
@@ -145,6 +149,7 @@ impl TrainParams {
             patience: 5,
             l2: 1e-4,
             balance_classes: false,
+            site_lines: None,
             val_fraction: 0.2,
             seed: 42,
             max_iterations: 200,
@@ -206,6 +211,13 @@ impl TrainParams {
     /// Weight the classes equally in the MLP's loss. Default: `false`.
     pub fn balance_classes(mut self, balance_classes: bool) -> Self {
         self.balance_classes = balance_classes;
+        self
+    }
+
+    /// Cap the weight of a site at this many lines in the MLP's loss (see
+    /// [`TrainParams::site_lines`]). Default: no cap.
+    pub fn site_lines(mut self, site_lines: Option<usize>) -> Self {
+        self.site_lines = site_lines;
         self
     }
 
@@ -276,6 +288,9 @@ impl TrainParams {
                 if self.balance_classes {
                     return bad("balance_classes is only supported by the mlp model".into());
                 }
+                if self.site_lines.is_some() {
+                    return bad("site_lines is only supported by the mlp model".into());
+                }
             }
             ModelType::Mlp => {
                 if !(1..=2).contains(&self.hidden.len()) {
@@ -331,6 +346,7 @@ impl TrainParams {
                 "patience": self.patience,
                 "l2": self.l2,
                 "balance_classes": self.balance_classes,
+                "site_lines": self.site_lines,
                 "val_fraction": self.val_fraction,
                 "seed": self.seed,
                 "threshold_objective": self.threshold_objective,

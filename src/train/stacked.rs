@@ -12,6 +12,7 @@ use ndarray::Array2;
 use super::{
     Dataset, ModelType, TrainParams, TrainReport, group_kfold, group_split, train_on_rows,
 };
+use crate::lines::PATH_LEVELS;
 use crate::model::Model;
 use crate::stack::{self, Stage2, Window};
 use crate::{Error, Result};
@@ -29,6 +30,9 @@ pub struct StackParams {
     pub hidden: Vec<usize>,
     /// First-stage features of the line that the second stage also reads.
     pub base: Vec<String>,
+    /// Whether the second stage also reads the page-level inputs ([`crate::stack::page`]);
+    /// needs the lines' paths ([`StageInputs::paths`]).
+    pub page: bool,
 }
 
 impl Default for StackParams {
@@ -39,6 +43,7 @@ impl Default for StackParams {
             model: ModelType::Mlp,
             hidden: vec![16],
             base: stack::BASE_INPUTS.iter().map(|s| s.to_string()).collect(),
+            page: false,
         }
     }
 }
@@ -52,6 +57,7 @@ impl StackParams {
             "model": self.model.name(),
             "hidden": self.hidden,
             "base": self.base,
+            "page": self.page,
         })
     }
 }
@@ -84,6 +90,9 @@ pub struct StageInputs {
     pub base: Array2<f32>,
     /// `ln(1 + text bytes)` of each row.
     pub weight: Vec<f32>,
+    /// Each row's enclosing elements ([`crate::lines::Line::path`], the CSV's `path`
+    /// column), when known; page-level second stages need them.
+    pub paths: Option<Vec<[u32; PATH_LEVELS]>>,
 }
 
 impl StageInputs {
@@ -105,26 +114,87 @@ impl StageInputs {
             names: names.to_vec(),
             base: data.x.select(ndarray::Axis(1), &idx),
             weight: data.x.column(w).to_vec(),
+            paths: None,
         })
     }
 
-    fn input_names(&self, k: usize) -> Vec<String> {
+    /// Adds the rows' paths (as read by [`crate::train::read_paths`]).
+    ///
+    /// # Errors
+    /// [`Error::FeatureMismatch`] when there is not one path per row.
+    pub fn with_paths(mut self, paths: Vec<[u32; PATH_LEVELS]>) -> Result<StageInputs> {
+        if paths.len() != self.weight.len() {
+            return Err(Error::FeatureMismatch(format!(
+                "{} paths for {} rows",
+                paths.len(),
+                self.weight.len()
+            )));
+        }
+        self.paths = Some(paths);
+        Ok(self)
+    }
+
+    fn input_names(&self, k: usize, page: bool) -> Vec<String> {
         let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
-        stack::input_names(k, &names)
+        if page {
+            stack::page_input_names(k, &names)
+        } else {
+            stack::input_names(k, &names)
+        }
     }
 }
 
 /// Second-stage rows for `rows` given their first-stage `scores` (one per row, same order).
+///
+/// With `page`, the rows of a page-level stage ([`stack::page_input_names`]), each page cut
+/// into blocks as the extractor cuts it ([`stack::page::Blocks`]).
+///
+/// # Panics
+/// With `page`, when `inputs` has no paths.
 pub fn stage2_rows(
     data: &Dataset,
     inputs: &StageInputs,
     rows: &[usize],
     scores: &[f32],
     lookahead: usize,
+    page: bool,
 ) -> Array2<f32> {
-    let n2 = inputs.input_names(lookahead).len();
+    let n2 = inputs.input_names(lookahead, page).len();
     let mut out = Array2::zeros((rows.len(), n2));
     let mut buf = Vec::with_capacity(inputs.names.len());
+    if page {
+        let paths = inputs
+            .paths
+            .as_ref()
+            .expect("a page-level second stage needs the lines' paths");
+        for range in pages(data, rows) {
+            let mut blocks = stack::page::Blocks::new();
+            let mut start = range.start;
+            for i in range.clone() {
+                if blocks.push(inputs.weight[rows[i]]) || i + 1 == range.end {
+                    let block = start..i + 1;
+                    let r: Vec<usize> = block.clone().map(|j| rows[j]).collect();
+                    let weights: Vec<f32> = r.iter().map(|&x| inputs.weight[x]).collect();
+                    let p: Vec<[u32; PATH_LEVELS]> = r.iter().map(|&x| paths[x]).collect();
+                    let block_rows = stack::block_rows(
+                        lookahead,
+                        &scores[block.clone()],
+                        &weights,
+                        &p,
+                        &mut |j, row| row.extend(inputs.base.row(r[j]).iter().copied()),
+                    );
+                    for (j, row) in block.clone().zip(block_rows) {
+                        out.row_mut(j)
+                            .as_slice_mut()
+                            .expect("standard layout")
+                            .copy_from_slice(&row);
+                    }
+                    start = i + 1;
+                }
+            }
+        }
+        return out;
+    }
     for page in pages(data, rows) {
         let mut w = Window::new(lookahead);
         let drain = |w: &mut Window<usize>, out: &mut Array2<f32>| {
@@ -185,6 +255,14 @@ pub fn train_stacked(
             stack::MAX_LOOKAHEAD
         )));
     }
+    let page = stack_params.page;
+    if page && inputs.paths.is_none() {
+        return Err(Error::Training(
+            "a second stage with page inputs needs each line's path: the labelled CSV has no \
+             \"path\" column; write it again with this build's mainline label"
+                .into(),
+        ));
+    }
     let groups: Vec<String> = rows.iter().map(|&r| data.groups[r].clone()).collect();
     let folds = group_kfold(&groups, stack_params.inner_folds, params.seed);
     let mut oof = vec![0.0_f32; rows.len()];
@@ -230,9 +308,9 @@ pub fn train_stacked(
     ));
 
     // The second stage, on the out-of-fold scores, split by group the same way.
-    let x2 = stage2_rows(data, inputs, rows, &oof, k);
+    let x2 = stage2_rows(data, inputs, rows, &oof, k, page);
     let d2 = Dataset {
-        features: inputs.input_names(k),
+        features: inputs.input_names(k, page),
         x: x2,
         y: rows.iter().map(|&r| data.y[r]).collect(),
         groups,
@@ -247,8 +325,12 @@ pub fn train_stacked(
         "second stage: {} epochs, validation line F1 {:.3}, accuracy {:.4}, threshold {:.2}",
         r2.epochs_run, r2.validation.f1, r2.validation.accuracy, r2.threshold
     ));
+    if page {
+        model.format = crate::model::MODEL_FORMAT_VERSION;
+    }
     model.stack = Some(Box::new(Stage2 {
         lookahead: k,
+        page,
         features: m2.features,
         threshold: m2.threshold,
         scaler: m2.scaler,
@@ -279,7 +361,7 @@ pub fn decide_stacked(
     let Some(s2) = &model.stack else {
         return scores.iter().map(|&s| s >= model.threshold).collect();
     };
-    let x2 = stage2_rows(data, inputs, rows, &scores, s2.lookahead);
+    let x2 = stage2_rows(data, inputs, rows, &scores, s2.lookahead, s2.page);
     let mut row = Vec::with_capacity(x2.ncols());
     (0..rows.len())
         .map(|i| {

@@ -1,0 +1,342 @@
+//! Page-level inputs of a second stage: each line's first-stage score seen against the whole
+//! page, and pooled over the elements that contain the line.
+//!
+//! A window of scores never sees the page as a whole, so a page whose article scores a
+//! little low everywhere, or whose menus score a little high, is decided the wrong way from
+//! top to bottom. With the page's lines at hand, a line's score can be compared with the
+//! page's mean, maximum and quantiles, and pooled over its enclosing elements
+//! ([`crate::lines::Line::path`]): the text-weighted mean score of the line's block, its
+//! container, its region and elements further up, and whether the line lies inside the
+//! element that gathers the most text scored as content (the node a Readability-style
+//! extractor would pick, chosen here with learned scores).
+//!
+//! Memory stays bounded: a page is read in blocks of at most [`MAX_LINES`] lines and about
+//! [`MAX_TEXT_BYTES`] of text ([`Blocks`]); each block is treated as a page of its own. The
+//! cut depends only on the lines, never on how the input bytes were chunked, and training
+//! cuts the pages of the labelled CSV in the same places.
+//!
+//! ```
+//! use mainline::lines::{NO_ELEMENT, PATH_LEVELS};
+//! use mainline::stack::page::{inputs, names};
+//!
+//! // Two lines in one paragraph (element 3) inside an article (element 1), and a menu
+//! // item (element 5) inside a nav (element 4).
+//! let (mut a, mut b) = ([NO_ELEMENT; PATH_LEVELS], [NO_ELEMENT; PATH_LEVELS]);
+//! a[..2].copy_from_slice(&[3, 1]);
+//! b[..2].copy_from_slice(&[5, 4]);
+//! let rows = inputs(&[0.7, 0.8, 0.3], &[4.0, 4.5, 1.5], &[a, a, b]);
+//! assert_eq!(rows.len(), 3);
+//! assert!(rows.iter().all(|r| r.len() == names().len()));
+//! let in_best = names().iter().position(|n| n == "in_best").unwrap();
+//! assert_eq!([rows[0][in_best], rows[2][in_best]], [1.0, 0.0]);
+//! ```
+
+use std::collections::HashMap;
+
+use crate::lines::{NO_ELEMENT, PATH_LEVELS};
+
+/// Most lines in one block of a page.
+pub const MAX_LINES: usize = 4096;
+
+/// A block ends once its lines hold this much text (as read back from `ln_text_bytes`).
+pub const MAX_TEXT_BYTES: u64 = 4 << 20;
+
+/// Levels of [`crate::lines::Line::path`] whose element's lines are pooled (0: the line's
+/// own block, 1: its container, 2: its region, …).
+pub const LEVELS: [usize; 6] = [0, 1, 2, 3, 5, 8];
+
+/// The text bytes of a line, from its `ln(1 + text bytes)` feature.
+#[inline]
+pub fn text_bytes(ln_text_bytes: f32) -> u64 {
+    let t = f64::from(ln_text_bytes).exp() - 1.0;
+    if t.is_finite() && t > 0.0 {
+        t.round() as u64
+    } else {
+        0
+    }
+}
+
+/// Where a page is cut into blocks: feed each line's `ln_text_bytes` to [`Blocks::push`],
+/// which says when the block that line ends is full.
+#[derive(Debug, Clone, Default)]
+pub struct Blocks {
+    lines: usize,
+    bytes: u64,
+}
+
+impl Blocks {
+    /// A new page.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Counts one more line; true when the block is full with it (the next line starts a
+    /// new block).
+    pub fn push(&mut self, ln_text_bytes: f32) -> bool {
+        self.lines += 1;
+        self.bytes = self.bytes.saturating_add(text_bytes(ln_text_bytes));
+        if self.lines >= MAX_LINES || self.bytes >= MAX_TEXT_BYTES {
+            *self = Blocks::default();
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Names of the page-level inputs, in row order.
+pub fn names() -> Vec<String> {
+    let mut n: Vec<String> = [
+        "page_weighted_mean",
+        "page_line_mean",
+        "page_max",
+        "page_q50",
+        "page_q90",
+        "page_kept_share",
+        "ln_page_lines",
+        "ln_page_text_bytes",
+        "score_minus_page_weighted_mean",
+        "score_minus_page_max",
+        "score_rank",
+        "text_share",
+        "position",
+    ]
+    .map(String::from)
+    .to_vec();
+    for l in LEVELS {
+        for stat in ["mean", "share", "ln_lines"] {
+            n.push(format!("up{l}_{stat}"));
+        }
+    }
+    n.extend(
+        [
+            "in_best",
+            "best_mean",
+            "best_share",
+            "in_best_rel",
+            "best_rel_mean",
+            "best_rel_share",
+            "ancestor_gain",
+        ]
+        .map(String::from),
+    );
+    n
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Agg {
+    text: f64,
+    scored: f64,
+    lines: u32,
+    /// Σ text × (score − 0.5) and Σ text × (score − page mean).
+    gain: f64,
+    gain_rel: f64,
+}
+
+impl Agg {
+    fn mean(&self) -> f32 {
+        if self.text > 0.0 {
+            (self.scored / self.text) as f32
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Page-level inputs ([`names`]) of each line of a block, from the lines' first-stage
+/// `scores`, `ln(1 + text bytes)` and [`crate::lines::Line::path`]s (all of one length).
+///
+/// # Panics
+/// When the slices differ in length.
+pub fn inputs(scores: &[f32], ln_text: &[f32], paths: &[[u32; PATH_LEVELS]]) -> Vec<Vec<f32>> {
+    let n = scores.len();
+    assert!(ln_text.len() == n && paths.len() == n, "one value per line");
+    if n == 0 {
+        return Vec::new();
+    }
+    let text: Vec<f64> = ln_text
+        .iter()
+        .map(|&w| text_bytes(w).max(1) as f64)
+        .collect();
+    let total: f64 = text.iter().sum();
+    let scored: f64 = scores
+        .iter()
+        .zip(&text)
+        .map(|(&s, &t)| f64::from(s) * t)
+        .sum();
+    let page_mean = (scored / total) as f32;
+    let line_mean = (scores.iter().map(|&s| f64::from(s)).sum::<f64>() / n as f64) as f32;
+    let max = scores.iter().copied().fold(f32::MIN, f32::max);
+    let mut sorted = scores.to_vec();
+    sorted.sort_by(f32::total_cmp);
+    let quantile = |q: f64| sorted[((n - 1) as f64 * q).round() as usize];
+    let kept: f64 = scores
+        .iter()
+        .zip(&text)
+        .filter(|(s, _)| **s >= 0.5)
+        .map(|(_, t)| t)
+        .sum();
+
+    // Every element on a path, with the lines under it.
+    let mut aggs: HashMap<u32, Agg> = HashMap::new();
+    for i in 0..n {
+        let (s, t) = (f64::from(scores[i]), text[i]);
+        for &e in paths[i].iter().filter(|&&e| e != NO_ELEMENT) {
+            let a = aggs.entry(e).or_default();
+            a.text += t;
+            a.scored += s * t;
+            a.lines += 1;
+            a.gain += t * (s - 0.5);
+            a.gain_rel += t * (s - f64::from(page_mean));
+        }
+    }
+    // The best elements, ties broken by the smaller serial number so the choice does not
+    // depend on the map's order.
+    let best_by = |key: fn(&Agg) -> f64| {
+        aggs.iter()
+            .max_by(|(ea, a), (eb, b)| key(a).total_cmp(&key(b)).then(eb.cmp(ea)))
+            .map(|(&e, a)| (e, *a))
+    };
+    let best = best_by(|a| a.gain);
+    let best_rel = best_by(|a| a.gain_rel);
+    let whole = Agg {
+        text: total,
+        scored,
+        lines: n as u32,
+        gain: 0.0,
+        gain_rel: 0.0,
+    };
+
+    let ln_lines = (n as f64).ln_1p() as f32;
+    let ln_total = total.ln_1p() as f32;
+    let common = [
+        page_mean,
+        line_mean,
+        max,
+        quantile(0.5),
+        quantile(0.9),
+        (kept / total) as f32,
+        ln_lines,
+        ln_total,
+    ];
+    let width = names().len();
+    (0..n)
+        .map(|i| {
+            let s = scores[i];
+            let mut row = Vec::with_capacity(width);
+            row.extend_from_slice(&common);
+            row.push(s - page_mean);
+            row.push(s - max);
+            row.push(sorted.partition_point(|&v| v < s) as f32 / n as f32);
+            row.push((text[i] / total) as f32);
+            row.push(if n > 1 {
+                i as f32 / (n - 1) as f32
+            } else {
+                0.0
+            });
+            for l in LEVELS {
+                let e = paths[i][l];
+                let a = if e == NO_ELEMENT { &whole } else { &aggs[&e] };
+                row.push(a.mean());
+                row.push((a.text / total) as f32);
+                row.push(f64::from(a.lines).ln_1p() as f32);
+            }
+            for best in [best, best_rel] {
+                match best {
+                    Some((e, a)) => {
+                        row.push(f32::from(u8::from(paths[i].contains(&e))));
+                        row.push(a.mean());
+                        row.push((a.text / total) as f32);
+                    }
+                    None => row.extend([0.0, page_mean, 1.0]),
+                }
+            }
+            let gain = paths[i]
+                .iter()
+                .filter(|&&e| e != NO_ELEMENT)
+                .map(|e| aggs[e].gain)
+                .fold(f64::MIN, f64::max);
+            row.push(if gain == f64::MIN {
+                0.0
+            } else {
+                (gain / total) as f32
+            });
+            debug_assert_eq!(row.len(), width);
+            row
+        })
+        .collect()
+}
+
+/// A line's [`crate::lines::Line::path`] as written in the labelled CSV: the serial
+/// numbers joined by spaces, nearest first, unused entries left out.
+pub fn format_path(path: &[u32; PATH_LEVELS]) -> String {
+    let mut s = String::new();
+    for &e in path.iter().filter(|&&e| e != NO_ELEMENT) {
+        if !s.is_empty() {
+            s.push(' ');
+        }
+        s.push_str(&e.to_string());
+    }
+    s
+}
+
+/// Reads back [`format_path`]; `None` when `s` is not such a list.
+pub fn parse_path(s: &str) -> Option<[u32; PATH_LEVELS]> {
+    let mut path = [NO_ELEMENT; PATH_LEVELS];
+    for (i, part) in s.split_ascii_whitespace().enumerate() {
+        let v: u32 = part.parse().ok()?;
+        if i >= PATH_LEVELS || v == NO_ELEMENT {
+            return None;
+        }
+        path[i] = v;
+    }
+    Some(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_round_trip_through_their_text() {
+        let mut p = [NO_ELEMENT; PATH_LEVELS];
+        assert_eq!(parse_path(&format_path(&p)), Some(p));
+        p[..3].copy_from_slice(&[17, 4, 0]);
+        assert_eq!(format_path(&p), "17 4 0");
+        assert_eq!(parse_path("17 4 0"), Some(p));
+        assert_eq!(parse_path("1 x"), None);
+        assert_eq!(parse_path(&["1"; PATH_LEVELS + 1].join(" ")), None);
+    }
+
+    #[test]
+    fn blocks_are_cut_by_lines_and_by_text() {
+        let mut b = Blocks::new();
+        let cuts: Vec<usize> = (0..2 * MAX_LINES + 5).filter(|_| b.push(1.0)).collect();
+        assert_eq!(cuts.len(), 2);
+        let mut b = Blocks::new();
+        let big = ((1 << 20) as f32).ln_1p();
+        assert_eq!(
+            (0..4).map(|_| b.push(big)).collect::<Vec<_>>(),
+            [false, false, false, true]
+        );
+    }
+
+    #[test]
+    fn pooled_means_follow_the_elements() {
+        let mut a = [NO_ELEMENT; PATH_LEVELS];
+        a[..2].copy_from_slice(&[1, 0]);
+        let mut b = a;
+        b[0] = 2;
+        let w = 3.0_f32.ln_1p();
+        let rows = inputs(&[0.9, 0.7, 0.1], &[w, w, w], &[a, a, b]);
+        let names = names();
+        let col = |n: &str| names.iter().position(|x| x == n).unwrap();
+        assert!((rows[0][col("up0_mean")] - 0.8).abs() < 1e-6);
+        assert!((rows[2][col("up0_mean")] - 0.1).abs() < 1e-6);
+        assert!((rows[2][col("up1_mean")] - 0.5666667).abs() < 1e-6);
+        // Level 2 is missing: the whole page.
+        assert!((rows[2][col("up2_share")] - 1.0).abs() < 1e-6);
+        assert_eq!(rows[0][col("in_best")], 1.0);
+        assert_eq!(rows[2][col("in_best")], 0.0);
+    }
+}

@@ -1,0 +1,288 @@
+//! Second stages with page-level inputs: decisions do not depend on how the input is
+//! chunked, the extractor holds at most one block of a page, a saved model scores exactly
+//! like the one trained, and training on the small CSV of `data/train/` is deterministic.
+
+mod common;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use common::decide_in;
+use mainline::extract::{Extractor, ModelScorer, Scorer};
+use mainline::model::{Model, ModelKind, Scaler};
+use mainline::stack::{self, Stage2, page};
+use mainline::train::{
+    self, ModelType, StackParams, StageInputs, TrainParams, decide_stacked, read_labelled_csv,
+    read_paths,
+};
+use proptest::prelude::*;
+
+/// A page-level two-stage model by hand: density first, then a logistic second stage with
+/// weights on every input (so that a wrong page aggregate changes the decisions).
+fn hand_made(lookahead: usize) -> Model {
+    let mut m = Model::new(
+        vec!["density".into(), "link_density".into()],
+        Scaler::identity(2),
+        ModelKind::Logistic {
+            weights: vec![6.0, -3.0],
+            bias: -2.5,
+        },
+    );
+    let features = stack::page_input_names(lookahead, &["density", "ln_text_bytes"]);
+    let n = features.len();
+    let weights = (0..n).map(|i| ((i * 7 % 11) as f32 - 5.0) / 5.0).collect();
+    m.stack = Some(Box::new(Stage2 {
+        lookahead,
+        page: true,
+        features,
+        threshold: 0.5,
+        scaler: Scaler::identity(n),
+        kind: ModelKind::Logistic { weights, bias: 0.1 },
+    }));
+    m.validate().unwrap();
+    m
+}
+
+fn fragment() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("<p>".to_string()),
+        Just("</p>".to_string()),
+        Just("<div class=\"post-content\">".to_string()),
+        Just("</div>".to_string()),
+        Just("<li><a href=\"/x\">link</a></li>".to_string()),
+        Just("<nav><ul>".to_string()),
+        Just("</ul></nav>".to_string()),
+        Just("<article>".to_string()),
+        Just("</article>".to_string()),
+        Just("<br>".to_string()),
+        "[a-zA-Z .,]{1,40}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn chunking_never_changes_page_stage_decisions(
+        parts in prop::collection::vec(fragment(), 0..120),
+        lookahead in 0_usize..6,
+    ) {
+        let html = parts.concat();
+        let scorer: Arc<dyn Scorer> = Arc::new(ModelScorer::new(hand_made(lookahead)).unwrap());
+        let whole = decide_in(html.as_bytes(), usize::MAX, Arc::clone(&scorer));
+        for chunk in [1, 7, 64 << 10] {
+            prop_assert_eq!(&decide_in(html.as_bytes(), chunk, Arc::clone(&scorer)), &whole);
+        }
+    }
+}
+
+#[test]
+fn a_page_stage_really_reads_the_whole_page() {
+    // The same first line, followed by different pages, is decided differently: the
+    // window of 2 lines alone could not tell.
+    let scorer: Arc<dyn Scorer> = Arc::new(ModelScorer::new(hand_made(2)).unwrap());
+    let first = "<p>The first paragraph of plain words.</p><p>x</p><p>y</p><p>z</p>";
+    let tail_a = "<p>More plain text that reads like an article body.</p>".repeat(50);
+    let tail_b = "<ul><li><a href=/a>a link</a></li></ul>".repeat(50);
+    let score_of_first = |tail: &str| {
+        let html = format!("{first}{tail}");
+        decide_in(html.as_bytes(), usize::MAX, Arc::clone(&scorer))[0].score
+    };
+    assert_ne!(score_of_first(&tail_a), score_of_first(&tail_b));
+}
+
+#[test]
+fn the_extractor_holds_at_most_one_block_of_a_long_page() {
+    let context = 1;
+    let mut model = hand_made(3);
+    model.context = context;
+    let scorer = Arc::new(ModelScorer::new(model).unwrap());
+    let mut ex = Extractor::new(scorer);
+    // A declared charset and a long head let lines flow at once.
+    let head = format!("<meta charset=utf-8><!--{}-->", " ".repeat(1024));
+    ex.write(head.as_bytes()).unwrap();
+    let total = 3 * page::MAX_LINES + 100;
+    let mut decided = 0;
+    let mut most = 0;
+    for i in 0..total {
+        ex.write(format!("<p>line number {i} of a long page</p>").as_bytes())
+            .unwrap();
+        most = most.max(ex.buffered_lines());
+        while let Some(d) = ex.next_decision() {
+            assert_eq!(d.line.text, format!("line number {decided} of a long page"));
+            decided += 1;
+        }
+    }
+    assert!(
+        most <= page::MAX_LINES + context + 1,
+        "held {most} lines; a block has at most {}",
+        page::MAX_LINES
+    );
+    // Every full block has been decided while the page was still arriving.
+    assert_eq!(decided, 3 * page::MAX_LINES);
+    ex.end().unwrap();
+    decided += std::iter::from_fn(|| ex.next_decision()).count();
+    assert_eq!(decided, total);
+    assert_eq!(ex.buffered_lines(), 0);
+}
+
+#[test]
+fn a_block_also_ends_at_the_text_limit() {
+    let scorer = Arc::new(ModelScorer::new(hand_made(1)).unwrap());
+    let mut ex = Extractor::new(scorer);
+    let head = format!("<meta charset=utf-8><!--{}-->", " ".repeat(1024));
+    ex.write(head.as_bytes()).unwrap();
+    // Lines of 64 KiB: a block of 4 MiB holds 64 of them.
+    let line = format!("<p>{}</p>", "word ".repeat(13_108));
+    let mut most = 0;
+    let mut decided = 0;
+    for _ in 0..200 {
+        ex.write(line.as_bytes()).unwrap();
+        most = most.max(ex.buffered_lines());
+        decided += std::iter::from_fn(|| ex.next_decision()).count();
+    }
+    assert!(most <= 70, "held {most} lines of 64 KiB or more");
+    assert!(decided >= 128, "{decided}");
+}
+
+fn paths_csv() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/train/paths.csv")
+}
+
+fn small_params() -> (TrainParams, StackParams) {
+    let params = TrainParams::new(ModelType::Mlp)
+        .hidden(vec![8])
+        .batch_size(32)
+        .learning_rate(0.01)
+        .epochs(30)
+        .patience(5);
+    let stack = StackParams {
+        lookahead: 2,
+        inner_folds: 3,
+        model: ModelType::Mlp,
+        hidden: vec![4],
+        base: vec!["density".into(), "ln_text_bytes".into()],
+        page: true,
+    };
+    (params, stack)
+}
+
+#[test]
+fn a_page_stage_trains_deterministically_and_survives_save_and_load() {
+    let path = paths_csv();
+    let data = read_labelled_csv(&path, Some(&["density".into()])).unwrap();
+    let all = read_labelled_csv(&path, None).unwrap();
+    let paths = read_paths(&path).unwrap().expect("the CSV has paths");
+    let inputs = StageInputs::of(&all, &["density".into(), "ln_text_bytes".into()])
+        .unwrap()
+        .with_paths(paths)
+        .unwrap();
+    let (params, stack_params) = small_params();
+    let rows: Vec<usize> = (0..data.len()).collect();
+    let (model, _) =
+        train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |_| {}).unwrap();
+    let s2 = model.stack.as_ref().expect("a second stage");
+    assert!(s2.page);
+    assert_eq!(model.format, 3);
+    assert_eq!(model.provenance.params["stack"]["page"], true);
+
+    // Pooling over the article element separates what density alone does not.
+    let decided = decide_stacked(&model, &data, &inputs, &rows);
+    let right = decided.iter().zip(&data.y).filter(|(a, b)| a == b).count();
+    let by_density = data
+        .x
+        .column(0)
+        .iter()
+        .zip(&data.y)
+        .filter(|(d, y)| (**d > 0.5) == **y)
+        .count();
+    assert!(
+        right > by_density,
+        "{right} right, density alone {by_density}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("page.json");
+    model.save(&file).unwrap();
+    let loaded = Model::load(&file).unwrap();
+    assert_eq!(loaded, model);
+    let scores = |m: &Model| {
+        let s1 = train::stage1_scores(m, &data, &rows);
+        let x2 = train::stage2_rows(&data, &inputs, &rows, &s1, 2, true);
+        let s2 = m.stack.as_ref().unwrap();
+        x2.outer_iter()
+            .map(|r| s2.score(r.as_slice().unwrap()).to_bits())
+            .collect::<Vec<u32>>()
+    };
+    assert_eq!(scores(&loaded), scores(&model));
+    assert_eq!(decide_stacked(&loaded, &data, &inputs, &rows), decided);
+
+    // The same seed gives the same file.
+    let (again, _) =
+        train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |_| {}).unwrap();
+    assert_eq!(again.to_json(), model.to_json());
+}
+
+#[test]
+fn a_page_stage_without_paths_is_a_clear_training_error() {
+    let path = paths_csv();
+    let data = read_labelled_csv(&path, Some(&["density".into()])).unwrap();
+    let all = read_labelled_csv(&path, None).unwrap();
+    let inputs = StageInputs::of(&all, &["density".into(), "ln_text_bytes".into()]).unwrap();
+    let (params, stack_params) = small_params();
+    let rows: Vec<usize> = (0..data.len()).collect();
+    let err = train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("\"path\" column"), "{err}");
+    // An older CSV without the column reads as no paths.
+    let old = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/train/separable.csv");
+    assert_eq!(read_paths(&old).unwrap(), None);
+}
+
+#[test]
+fn the_streaming_extractor_decides_like_training_does() {
+    for name in ["article.html", "table-layout.html", "entities.html"] {
+        let html = std::fs::read(common::sample(name)).unwrap();
+        let model = hand_made(4);
+        let scorer = Arc::new(ModelScorer::new(model.clone()).unwrap());
+        let decisions = decide_in(&html, 4096, scorer);
+        let names = mainline::features::names();
+        let n = decisions.len();
+        let mut x = ndarray::Array2::zeros((n, names.len()));
+        for (i, d) in decisions.iter().enumerate() {
+            x.row_mut(i)
+                .assign(&ndarray::ArrayView1::from(d.features.as_ref().unwrap()));
+        }
+        let full = train::Dataset {
+            features: names.to_vec(),
+            x,
+            y: vec![false; n],
+            groups: vec!["g".into(); n],
+            docs: vec!["d".into(); n],
+        };
+        let cols: Vec<usize> = model
+            .features
+            .iter()
+            .map(|f| full.feature_index(f).unwrap())
+            .collect();
+        let stage1 = train::Dataset {
+            features: model.features.clone(),
+            x: full.x.select(ndarray::Axis(1), &cols),
+            ..full.clone()
+        };
+        // The paths go through their CSV text, as in training.
+        let paths = decisions
+            .iter()
+            .map(|d| stack::parse_path(&stack::format_path(&d.line.path)).unwrap())
+            .collect();
+        let inputs = StageInputs::of(&full, &["density".into(), "ln_text_bytes".into()])
+            .unwrap()
+            .with_paths(paths)
+            .unwrap();
+        let rows: Vec<usize> = (0..n).collect();
+        let batch = decide_stacked(&model, &stage1, &inputs, &rows);
+        let streamed: Vec<bool> = decisions.iter().map(|d| d.keep).collect();
+        assert_eq!(streamed, batch, "{name}");
+    }
+}
