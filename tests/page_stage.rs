@@ -7,56 +7,18 @@ mod common;
 use std::path::Path;
 use std::sync::Arc;
 
-use common::decide_in;
+use common::{decide_in, fragment, hand_made_two_stage};
 use mainline::extract::{Extractor, ModelScorer, Scorer};
-use mainline::model::{Model, ModelKind, Scaler};
-use mainline::stack::{self, Stage2, page};
+use mainline::model::Model;
+use mainline::stack::{self, page};
 use mainline::train::{
     self, ModelType, StackParams, StageInputs, TrainParams, decide_stacked, read_labelled_csv,
     read_paths,
 };
 use proptest::prelude::*;
 
-/// A page-level two-stage model by hand: density first, then a logistic second stage with
-/// weights on every input (so that a wrong page aggregate changes the decisions).
 fn hand_made(lookahead: usize) -> Model {
-    let mut m = Model::new(
-        vec!["density".into(), "link_density".into()],
-        Scaler::identity(2),
-        ModelKind::Logistic {
-            weights: vec![6.0, -3.0],
-            bias: -2.5,
-        },
-    );
-    let features = stack::page_input_names(lookahead, &["density", "ln_text_bytes"]);
-    let n = features.len();
-    let weights = (0..n).map(|i| ((i * 7 % 11) as f32 - 5.0) / 5.0).collect();
-    m.stack = Some(Box::new(Stage2 {
-        lookahead,
-        page: true,
-        features,
-        threshold: 0.5,
-        scaler: Scaler::identity(n),
-        kind: ModelKind::Logistic { weights, bias: 0.1 },
-    }));
-    m.validate().unwrap();
-    m
-}
-
-fn fragment() -> impl Strategy<Value = String> {
-    prop_oneof![
-        Just("<p>".to_string()),
-        Just("</p>".to_string()),
-        Just("<div class=\"post-content\">".to_string()),
-        Just("</div>".to_string()),
-        Just("<li><a href=\"/x\">link</a></li>".to_string()),
-        Just("<nav><ul>".to_string()),
-        Just("</ul></nav>".to_string()),
-        Just("<article>".to_string()),
-        Just("</article>".to_string()),
-        Just("<br>".to_string()),
-        "[a-zA-Z .,]{1,40}",
-    ]
+    hand_made_two_stage(lookahead, true)
 }
 
 proptest! {

@@ -1,5 +1,5 @@
 //! Shared helpers for the integration tests: the binary, sample paths, scratch directories,
-//! decisions of a page fed in pieces.
+//! decisions of a page fed in pieces, hand-made two-stage models and page fragments.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -7,6 +7,9 @@ use std::sync::Arc;
 
 use assert_cmd::Command;
 use mainline::extract::{Decision, Extractor, Scorer};
+use mainline::model::{Model, ModelKind, Scaler};
+use mainline::stack::{self, Stage2};
+use proptest::prelude::*;
 
 /// The `mainline` binary under test.
 pub fn mainline() -> Command {
@@ -45,4 +48,54 @@ pub fn decide_in(html: &[u8], chunk: usize, scorer: Arc<dyn Scorer>) -> Vec<Deci
     ex.end().unwrap();
     out.extend(std::iter::from_fn(|| ex.next_decision()));
     out
+}
+
+/// A two-stage model by hand: density (minus link density) first, then a logistic second
+/// stage with weights on every input, so that a wrong window or page aggregate changes the
+/// decisions. `page` selects the page-level inputs.
+pub fn hand_made_two_stage(lookahead: usize, page: bool) -> Model {
+    let mut m = Model::new(
+        vec!["density".into(), "link_density".into()],
+        Scaler::identity(2),
+        ModelKind::Logistic {
+            weights: vec![6.0, -3.0],
+            bias: -2.5,
+        },
+    );
+    let base = ["density", "ln_text_bytes"];
+    let features = if page {
+        stack::page_input_names(lookahead, &base)
+    } else {
+        stack::input_names(lookahead, &base)
+    };
+    let n = features.len();
+    let weights = (0..n).map(|i| ((i * 7 % 11) as f32 - 5.0) / 5.0).collect();
+    m.stack = Some(Box::new(Stage2 {
+        lookahead,
+        page,
+        features,
+        threshold: 0.5,
+        scaler: Scaler::identity(n),
+        kind: ModelKind::Logistic { weights, bias: 0.1 },
+    }));
+    m.validate().unwrap();
+    m
+}
+
+/// Pieces of pages for property tests: paragraphs, content and navigation containers,
+/// links, line breaks and runs of text.
+pub fn fragment() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("<p>".to_string()),
+        Just("</p>".to_string()),
+        Just("<div class=\"post-content\">".to_string()),
+        Just("</div>".to_string()),
+        Just("<li><a href=\"/x\">link</a></li>".to_string()),
+        Just("<nav><ul>".to_string()),
+        Just("</ul></nav>".to_string()),
+        Just("<article>".to_string()),
+        Just("</article>".to_string()),
+        Just("<br>".to_string()),
+        "[a-zA-Z .,]{1,40}",
+    ]
 }
