@@ -465,14 +465,8 @@ impl Extractor {
             &p.paths,
             &mut |i, row| row.extend_from_slice(&p.base[i * nb..(i + 1) * nb]),
         );
-        for ((line, features), row) in p.lines.drain(..).zip(rows) {
-            let (score, keep) = self.scorer.decide_stage2(&row);
-            self.out.push_back(Decision {
-                line,
-                score,
-                keep,
-                features,
-            });
+        for (held, row) in p.lines.drain(..).zip(rows) {
+            decide_stage2(&*self.scorer, held, &row, &mut self.out);
         }
         p.clear();
     }
@@ -480,16 +474,26 @@ impl Extractor {
     /// Decides the lines whose second-stage rows are ready.
     fn drain_window(&mut self) {
         let Some(w) = &mut self.window else { return };
-        while let Some(((line, features), row)) = w.pop() {
-            let (score, keep) = self.scorer.decide_stage2(&row);
-            self.out.push_back(Decision {
-                line,
-                score,
-                keep,
-                features,
-            });
+        while let Some((held, row)) = w.pop() {
+            decide_stage2(&*self.scorer, held, &row, &mut self.out);
         }
     }
+}
+
+/// Decides a held line from its second-stage row and queues the decision.
+fn decide_stage2(
+    scorer: &dyn Scorer,
+    (line, features): (Line, Option<Vec<f32>>),
+    row: &[f32],
+    out: &mut VecDeque<Decision>,
+) {
+    let (score, keep) = scorer.decide_stage2(row);
+    out.push_back(Decision {
+        line,
+        score,
+        keep,
+        features,
+    });
 }
 
 /// The lines of one block of a page, waiting for a page-level second stage.

@@ -7,13 +7,12 @@ mod common;
 use std::path::Path;
 use std::sync::Arc;
 
-use common::{decide_in, fragment, hand_made_two_stage};
+use common::{decide_in, fragment, hand_made_two_stage, small_stack_params, train_csv};
 use mainline::extract::{Extractor, ModelScorer, Scorer};
 use mainline::model::Model;
 use mainline::stack::{self, page};
 use mainline::train::{
-    self, ModelType, StackParams, StageInputs, TrainParams, decide_stacked, read_labelled_csv,
-    read_paths,
+    self, StackParams, StageInputs, TrainParams, decide_stacked, read_labelled_csv, read_paths,
 };
 use proptest::prelude::*;
 
@@ -108,25 +107,11 @@ fn a_block_also_ends_at_the_text_limit() {
 }
 
 fn paths_csv() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/train/paths.csv")
+    train_csv("paths.csv")
 }
 
 fn small_params() -> (TrainParams, StackParams) {
-    let params = TrainParams::new(ModelType::Mlp)
-        .hidden(vec![8])
-        .batch_size(32)
-        .learning_rate(0.01)
-        .epochs(30)
-        .patience(5);
-    let stack = StackParams {
-        lookahead: 2,
-        inner_folds: 3,
-        model: ModelType::Mlp,
-        hidden: vec![4],
-        base: vec!["density".into(), "ln_text_bytes".into()],
-        page: true,
-    };
-    (params, stack)
+    small_stack_params(2, true)
 }
 
 #[test]

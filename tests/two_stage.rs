@@ -8,11 +8,11 @@ mod common;
 use std::path::Path;
 use std::sync::Arc;
 
-use common::{decide_in, fragment, hand_made_two_stage};
+use common::{decide_in, fragment, hand_made_two_stage, small_stack_params, train_csv};
 use mainline::extract::{Extractor, ModelScorer, Scorer};
 use mainline::model::Model;
 use mainline::train::{
-    self, ModelType, StackParams, StageInputs, TrainParams, decide_stacked, read_labelled_csv,
+    self, StackParams, StageInputs, TrainParams, decide_stacked, read_labelled_csv,
 };
 use proptest::prelude::*;
 
@@ -71,25 +71,11 @@ fn the_extractor_holds_at_most_the_context_and_the_lookahead() {
 }
 
 fn separable() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/train/separable.csv")
+    train_csv("separable.csv")
 }
 
 fn small_params() -> (TrainParams, StackParams) {
-    let params = TrainParams::new(ModelType::Mlp)
-        .hidden(vec![8])
-        .batch_size(32)
-        .learning_rate(0.01)
-        .epochs(30)
-        .patience(5);
-    let stack = StackParams {
-        lookahead: 3,
-        inner_folds: 3,
-        model: ModelType::Mlp,
-        hidden: vec![4],
-        base: vec!["density".into(), "ln_text_bytes".into()],
-        page: false,
-    };
-    (params, stack)
+    small_stack_params(3, false)
 }
 
 #[test]

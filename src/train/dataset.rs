@@ -112,10 +112,7 @@ pub fn read_labelled_csv_from<R: Read>(
         path: path.to_path_buf(),
         message,
     };
-    let mut rdr = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .buffer_capacity(1 << 16)
-        .from_reader(reader);
+    let mut rdr = csv_reader(reader);
 
     let header: Vec<String> = rdr
         .byte_headers()
@@ -266,6 +263,14 @@ pub fn read_labelled_csv_from<R: Read>(
     })
 }
 
+/// A reader of a labelled CSV: a header row, large buffered reads.
+fn csv_reader<R: Read>(reader: R) -> csv::Reader<R> {
+    csv::ReaderBuilder::new()
+        .has_headers(true)
+        .buffer_capacity(1 << 16)
+        .from_reader(reader)
+}
+
 /// Reads the `path` column of a labelled CSV (see [`crate::stack::format_path`]), one entry
 /// per row: `None` when the file has no such column (a CSV written before it existed).
 ///
@@ -276,11 +281,8 @@ pub fn read_paths(path: &Path) -> Result<Option<Vec<[u32; crate::lines::PATH_LEV
         path: path.to_path_buf(),
         message,
     };
-    let mut rdr = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .buffer_capacity(1 << 16)
-        .from_path(path)
-        .map_err(|e| fail(describe_csv_error(&e)))?;
+    let file = std::fs::File::open(path).map_err(|e| fail(format!("cannot open: {e}")))?;
+    let mut rdr = csv_reader(file);
     let col = rdr
         .byte_headers()
         .map_err(|e| fail(describe_csv_error(&e)))?

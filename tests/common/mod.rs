@@ -9,6 +9,7 @@ use assert_cmd::Command;
 use mainline::extract::{Decision, Extractor, Scorer};
 use mainline::model::{Model, ModelKind, Scaler};
 use mainline::stack::{self, Stage2};
+use mainline::train::{ModelType, StackParams, TrainParams};
 use proptest::prelude::*;
 
 /// The `mainline` binary under test.
@@ -98,4 +99,31 @@ pub fn fragment() -> impl Strategy<Value = String> {
         Just("<br>".to_string()),
         "[a-zA-Z .,]{1,40}",
     ]
+}
+
+/// A labelled CSV under `data/train/`.
+pub fn train_csv(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data/train")
+        .join(name)
+}
+
+/// Small, quick training settings for two-stage models: an 8-unit first stage, a 4-unit
+/// second stage over `lookahead` lines on each side (with page-level inputs if `page`).
+pub fn small_stack_params(lookahead: usize, page: bool) -> (TrainParams, StackParams) {
+    let params = TrainParams::new(ModelType::Mlp)
+        .hidden(vec![8])
+        .batch_size(32)
+        .learning_rate(0.01)
+        .epochs(30)
+        .patience(5);
+    let stack = StackParams {
+        lookahead,
+        inner_folds: 3,
+        model: ModelType::Mlp,
+        hidden: vec![4],
+        base: vec!["density".into(), "ln_text_bytes".into()],
+        page,
+    };
+    (params, stack)
 }
