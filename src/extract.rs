@@ -68,6 +68,12 @@ pub trait Scorer: Send + Sync {
         false
     }
 
+    /// For a page-level second stage: blocks of fewer lines are decided by
+    /// [`Scorer::decide`] alone ([`stack::Stage2::min_block_lines`]). Default: 0.
+    fn page_min_lines(&self) -> usize {
+        0
+    }
+
     /// For a two-stage scorer: fills `out` with the line's first-stage features that the
     /// second stage copies, taken from the full `row`, and returns the line's weight in
     /// the text-weighted window mean.
@@ -147,6 +153,8 @@ pub struct ModelScorer {
     model: Model,
     /// The first stage's weights laid out for scoring, reading its features from the row.
     kernel: Kernel,
+    /// The second stage's weights laid out for scoring, if there is one.
+    stage2: Option<Kernel>,
     /// Columns of the row copied into the second stage's inputs.
     stage2_columns: Vec<usize>,
     /// Column of `ln_text_bytes`, the second stage's text weight.
@@ -204,9 +212,14 @@ impl ModelScorer {
             }
         }
         let weight_column = find("ln_text_bytes")?;
+        let stage2 = model.stack.as_ref().map(|s2| {
+            let columns: Vec<usize> = (0..s2.features.len()).collect();
+            Kernel::with_columns(&s2.kind, &s2.scaler, &columns)
+        });
         Ok(ModelScorer {
             model,
             kernel,
+            stage2,
             stage2_columns,
             weight_column,
         })
@@ -246,6 +259,14 @@ impl Scorer for ModelScorer {
         self.model.stack.as_ref().is_some_and(|s| s.page)
     }
 
+    fn page_min_lines(&self) -> usize {
+        self.model
+            .stack
+            .as_ref()
+            .filter(|s| s.page)
+            .map_or(0, |s| s.min_block_lines)
+    }
+
     fn stage2_inputs(&self, row: &[f32], out: &mut Vec<f32>) -> f32 {
         out.clear();
         out.extend(self.stage2_columns.iter().map(|&i| row[i]));
@@ -253,12 +274,18 @@ impl Scorer for ModelScorer {
     }
 
     fn decide_stage2(&self, row: &[f32]) -> (f32, bool) {
-        let s2 = self
-            .model
-            .stack
-            .as_ref()
-            .expect("decide_stage2 is only called on two-stage models");
-        let score = s2.score(row);
+        let (Some(s2), Some(kernel)) = (&self.model.stack, &self.stage2) else {
+            unreachable!("decide_stage2 is only called on two-stage models")
+        };
+        assert_eq!(
+            row.len(),
+            s2.features.len(),
+            "row has {} values, the second stage reads {} inputs",
+            row.len(),
+            s2.features.len()
+        );
+        // The same bits as `Stage2::score`, which training uses.
+        let score = kernel.score_alone(row);
         (score, score >= s2.threshold)
     }
 
@@ -431,7 +458,7 @@ impl Extractor {
         let features = self.keep_features.then(|| self.row.clone());
         if let Some(p) = &mut self.page {
             let weight = self.scorer.stage2_inputs(&self.row, &mut self.base);
-            if p.push(line, features, score, weight, &self.base) {
+            if p.push(line, features, (score, keep), weight, &self.base) {
                 self.decide_block();
             }
             return;
@@ -457,12 +484,27 @@ impl Extractor {
         if p.lines.is_empty() {
             return;
         }
+        if p.lines.len() < self.scorer.page_min_lines() {
+            for (((line, features), &score), &keep) in
+                p.lines.drain(..).zip(&p.scores).zip(&p.keeps)
+            {
+                self.out.push_back(Decision {
+                    line,
+                    score,
+                    keep,
+                    features,
+                });
+            }
+            p.clear();
+            return;
+        }
         let nb = p.base.len() / p.lines.len();
         let rows = stack::block_rows(
             p.lookahead,
             &p.scores,
             &p.weights,
             &p.paths,
+            nb,
             &mut |i, row| row.extend_from_slice(&p.base[i * nb..(i + 1) * nb]),
         );
         for (held, row) in p.lines.drain(..).zip(rows) {
@@ -503,6 +545,8 @@ struct PageBlock {
     blocks: stack::page::Blocks,
     lines: Vec<(Line, Option<Vec<f32>>)>,
     scores: Vec<f32>,
+    /// Each line's first-stage decision.
+    keeps: Vec<bool>,
     weights: Vec<f32>,
     paths: Vec<[u32; crate::lines::PATH_LEVELS]>,
     /// The copied first-stage features of each line, one after the other.
@@ -516,6 +560,7 @@ impl PageBlock {
             blocks: stack::page::Blocks::new(),
             lines: Vec::new(),
             scores: Vec::new(),
+            keeps: Vec::new(),
             weights: Vec::new(),
             paths: Vec::new(),
             base: Vec::new(),
@@ -527,11 +572,12 @@ impl PageBlock {
         &mut self,
         line: Line,
         features: Option<Vec<f32>>,
-        score: f32,
+        (score, keep): (f32, bool),
         weight: f32,
         base: &[f32],
     ) -> bool {
         self.scores.push(score);
+        self.keeps.push(keep);
         self.weights.push(weight);
         self.paths.push(line.path);
         self.base.extend_from_slice(base);
@@ -542,6 +588,7 @@ impl PageBlock {
     fn clear(&mut self) {
         self.lines.clear();
         self.scores.clear();
+        self.keeps.clear();
         self.weights.clear();
         self.paths.clear();
         self.base.clear();

@@ -118,17 +118,19 @@ pub fn page_input_names(k: usize, base: &[&str]) -> Vec<String> {
 
 /// Rows of a page-level second stage ([`page_input_names`]) for the lines of one block of
 /// a page (see [`page::Blocks`]): the score window of `lookahead` lines run over the block,
-/// the page inputs of the block, then the copied features `base(i, row)` appends for line
-/// `i`. `scores`, `weights` (`ln(1 + text bytes)`) and `paths` have one entry per line.
+/// the page inputs of the block, then the `base_len` copied features `base(i, row)`
+/// appends for line `i`. `scores`, `weights` (`ln(1 + text bytes)`) and `paths` have one entry per line.
 pub fn block_rows(
     lookahead: usize,
     scores: &[f32],
     weights: &[f32],
     paths: &[[u32; crate::lines::PATH_LEVELS]],
+    base_len: usize,
     base: &mut dyn FnMut(usize, &mut Vec<f32>),
 ) -> Vec<Vec<f32>> {
     let mut rows: Vec<Vec<f32>> = Vec::with_capacity(scores.len());
     let mut w = Window::new(lookahead);
+    w.extra = page::N_INPUTS + base_len;
     for (i, (&s, &wt)) in scores.iter().zip(weights).enumerate() {
         w.push(i, s, wt, &[]);
         while let Some((_, row)) = w.pop() {
@@ -139,12 +141,8 @@ pub fn block_rows(
     while let Some((_, row)) = w.pop() {
         rows.push(row);
     }
-    for (i, (row, p)) in rows
-        .iter_mut()
-        .zip(page::inputs(scores, weights, paths))
-        .enumerate()
-    {
-        row.extend_from_slice(&p);
+    page::append(scores, weights, paths, &mut rows);
+    for (i, row) in rows.iter_mut().enumerate() {
         base(i, row);
     }
     rows
@@ -187,6 +185,8 @@ pub struct Window<T> {
     sum: f64,
     decayed: [f32; DECAYS.len()],
     ended: bool,
+    /// Values the caller will append to each row, reserved with it.
+    pub(crate) extra: usize,
 }
 
 impl<T> Window<T> {
@@ -210,6 +210,7 @@ impl<T> Window<T> {
             sum: 0.0,
             decayed: [0.5; DECAYS.len()],
             ended: false,
+            extra: 0,
         }
     }
 
@@ -249,13 +250,14 @@ impl<T> Window<T> {
     fn emit_front(&mut self) {
         let k = self.k;
         let slot = self.pending.pop_front().expect("called with pending lines");
-        let after: Vec<(f32, f32)> = self
-            .pending
-            .iter()
-            .take(k)
-            .map(|s| (s.score, s.weight))
-            .collect();
-        let mut row = Vec::with_capacity(self.width + slot.base.len());
+        let mut after_buf = [(0.0_f32, 0.0_f32); MAX_LOOKAHEAD];
+        let mut n_after = 0;
+        for (a, s) in after_buf.iter_mut().zip(self.pending.iter().take(k)) {
+            *a = (s.score, s.weight);
+            n_after += 1;
+        }
+        let after = &after_buf[..n_after];
+        let mut row = Vec::with_capacity(self.width + slot.base.len() + self.extra);
         row.push(slot.score);
         for d in 1..=k {
             row.push(
@@ -343,6 +345,12 @@ pub struct Stage2 {
     /// [`page::MAX_LINES`], until the block is decided.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub page: bool,
+    /// With `page`: a block of a page ([`page::Blocks`]) of fewer lines than this is
+    /// decided by the first stage alone. The page-level inputs of a handful of lines say
+    /// little, and the pages a model is trained on have hundreds. 0 (the default, and what
+    /// files without the field mean): every block goes through the second stage.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub min_block_lines: usize,
     /// Names of the inputs: [`window_names`] of `lookahead`, then (with `page`)
     /// [`page::names`], then the first-stage features copied, each prefixed with
     /// [`LINE_PREFIX`]; checked when the model is read.
@@ -356,7 +364,17 @@ pub struct Stage2 {
     pub kind: ModelKind,
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 impl Stage2 {
+    /// Whether a block of `lines` lines of a page is decided by the first stage alone
+    /// (see [`Stage2::min_block_lines`]).
+    pub fn first_stage_only(&self, lines: usize) -> bool {
+        self.page && lines < self.min_block_lines
+    }
+
     /// Number of inputs before the copied first-stage features.
     pub fn n_computed(&self) -> usize {
         window_names(self.lookahead).len() + if self.page { page::names().len() } else { 0 }

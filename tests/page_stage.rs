@@ -188,10 +188,38 @@ fn a_page_stage_without_paths_is_a_clear_training_error() {
 }
 
 #[test]
+fn short_blocks_are_decided_by_the_first_stage_alone() {
+    let mut gated = hand_made(2);
+    gated.stack.as_mut().unwrap().min_block_lines = 10;
+    let mut first_only = gated.clone();
+    first_only.stack = None;
+    let decide = |m: &Model, html: &str| {
+        decide_in(
+            html.as_bytes(),
+            usize::MAX,
+            Arc::new(ModelScorer::new(m.clone()).unwrap()),
+        )
+    };
+    let short = "<p>Plain words of a short page.</p><ul><li><a href=/a>a</a></li></ul><p>More.</p>";
+    assert_eq!(decide(&gated, short), decide(&first_only, short));
+    let long = "<p>Plain words of a longer page.</p><ul><li><a href=/a>a</a></li></ul>".repeat(6);
+    assert_eq!(decide(&gated, &long).len(), 12);
+    assert_eq!(decide(&gated, &long), decide(&hand_made(2), &long));
+    assert_ne!(decide(&gated, &long), decide(&first_only, &long));
+}
+
+#[test]
 fn the_streaming_extractor_decides_like_training_does() {
-    for name in ["article.html", "table-layout.html", "entities.html"] {
+    for (name, min_block_lines) in [
+        ("article.html", 0),
+        ("table-layout.html", 0),
+        ("entities.html", 0),
+        ("article.html", 8),
+        ("entities.html", 8),
+    ] {
         let html = std::fs::read(common::sample(name)).unwrap();
-        let model = hand_made(4);
+        let mut model = hand_made(4);
+        model.stack.as_mut().unwrap().min_block_lines = min_block_lines;
         let scorer = Arc::new(ModelScorer::new(model.clone()).unwrap());
         let decisions = decide_in(&html, 4096, scorer);
         let names = mainline::features::names();
@@ -230,6 +258,9 @@ fn the_streaming_extractor_decides_like_training_does() {
         let rows: Vec<usize> = (0..n).collect();
         let batch = decide_stacked(&model, &stage1, &inputs, &rows);
         let streamed: Vec<bool> = decisions.iter().map(|d| d.keep).collect();
-        assert_eq!(streamed, batch, "{name}");
+        assert_eq!(
+            streamed, batch,
+            "{name}, blocks of at least {min_block_lines} lines"
+        );
     }
 }

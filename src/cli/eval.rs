@@ -738,6 +738,13 @@ pub(crate) struct StackArgs {
     /// first-stage scores the second stage learns from.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=20))]
     inner_folds: u32,
+
+    /// Page-level second stages: a block of a page with fewer lines than this is decided
+    /// by the first stage alone (its page-level inputs would rest on a handful of lines,
+    /// unlike the pages the stage learned from). 0 sends every block through the second
+    /// stage.
+    #[arg(long, default_value_t = mainline::stack::page::MIN_BLOCK_LINES)]
+    page_min_lines: usize,
 }
 
 impl StackArgs {
@@ -750,6 +757,7 @@ impl StackArgs {
             hidden: self.stack_hidden.clone(),
             base: stack_base(&self.stack_features)?,
             page: false,
+            min_block_lines: self.page_min_lines,
         })
     }
 }

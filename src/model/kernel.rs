@@ -211,7 +211,6 @@ impl Kernel {
     }
 
     /// [`Kernel::score`] with buffers on the stack when they fit.
-    #[cfg(test)]
     pub(crate) fn score_alone(&self, row: &[f32]) -> f32 {
         use super::mlp::STACK_WIDTH;
         if self.widest <= STACK_WIDTH {

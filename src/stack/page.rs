@@ -31,8 +31,6 @@
 //! assert_eq!([rows[0][in_best], rows[2][in_best]], [1.0, 0.0]);
 //! ```
 
-use std::collections::HashMap;
-
 use crate::lines::{NO_ELEMENT, PATH_LEVELS};
 
 /// Most lines in one block of a page.
@@ -40,6 +38,10 @@ pub const MAX_LINES: usize = 4096;
 
 /// A block ends once its lines hold this much text (as read back from `ln_text_bytes`).
 pub const MAX_TEXT_BYTES: u64 = 4 << 20;
+
+/// The default [`crate::stack::Stage2::min_block_lines`] of newly trained page-level
+/// stages: blocks of fewer lines are decided by the first stage alone.
+pub const MIN_BLOCK_LINES: usize = 32;
 
 /// Levels of [`crate::lines::Line::path`] whose element's lines are pooled (0: the line's
 /// own block, 1: its container, 2: its region, …).
@@ -123,6 +125,9 @@ pub fn names() -> Vec<String> {
     n
 }
 
+/// Number of page-level inputs ([`names`]).
+pub const N_INPUTS: usize = 13 + 3 * LEVELS.len() + 7;
+
 #[derive(Debug, Clone, Copy, Default)]
 struct Agg {
     text: f64,
@@ -143,16 +148,57 @@ impl Agg {
     }
 }
 
+/// Hashes element serial numbers with one multiplication.
+#[derive(Debug, Default)]
+struct SerialHasher(u64);
+
+impl std::hash::Hasher for SerialHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    fn write_u32(&mut self, key: u32) {
+        self.0 = u64::from(key).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// Marks a missing element in the dense paths of [`append`].
+const NONE: u32 = u32::MAX;
+
 /// Page-level inputs ([`names`]) of each line of a block, from the lines' first-stage
 /// `scores`, `ln(1 + text bytes)` and [`crate::lines::Line::path`]s (all of one length).
 ///
 /// # Panics
 /// When the slices differ in length.
 pub fn inputs(scores: &[f32], ln_text: &[f32], paths: &[[u32; PATH_LEVELS]]) -> Vec<Vec<f32>> {
+    let mut rows = vec![Vec::with_capacity(N_INPUTS); scores.len()];
+    append(scores, ln_text, paths, &mut rows);
+    rows
+}
+
+/// [`inputs`], appended to the given rows (one per line).
+///
+/// # Panics
+/// When the slices differ in length.
+pub(crate) fn append(
+    scores: &[f32],
+    ln_text: &[f32],
+    paths: &[[u32; PATH_LEVELS]],
+    rows: &mut [Vec<f32>],
+) {
     let n = scores.len();
-    assert!(ln_text.len() == n && paths.len() == n, "one value per line");
+    assert!(
+        ln_text.len() == n && paths.len() == n && rows.len() == n,
+        "one value per line"
+    );
     if n == 0 {
-        return Vec::new();
+        return;
     }
     let text: Vec<f64> = ln_text
         .iter()
@@ -177,25 +223,47 @@ pub fn inputs(scores: &[f32], ln_text: &[f32], paths: &[[u32; PATH_LEVELS]]) -> 
         .map(|(_, t)| t)
         .sum();
 
-    // Every element on a path, with the lines under it.
-    let mut aggs: HashMap<u32, Agg> = HashMap::new();
+    // Every element on a path, with the lines under it: elements numbered densely in the
+    // order first met, and each line's path in those numbers.
+    let mut index: std::collections::HashMap<
+        u32,
+        u32,
+        std::hash::BuildHasherDefault<SerialHasher>,
+    > = Default::default();
+    let mut serials: Vec<u32> = Vec::new();
+    let mut aggs: Vec<Agg> = Vec::new();
+    let mut dense: Vec<[u32; PATH_LEVELS]> = Vec::with_capacity(n);
     for i in 0..n {
         let (s, t) = (f64::from(scores[i]), text[i]);
-        for &e in paths[i].iter().filter(|&&e| e != NO_ELEMENT) {
-            let a = aggs.entry(e).or_default();
+        let mut d = [NONE; PATH_LEVELS];
+        for (slot, &e) in d.iter_mut().zip(&paths[i]) {
+            if e == NO_ELEMENT {
+                continue;
+            }
+            let j = *index.entry(e).or_insert_with(|| {
+                serials.push(e);
+                aggs.push(Agg::default());
+                (aggs.len() - 1) as u32
+            });
+            *slot = j;
+            let a = &mut aggs[j as usize];
             a.text += t;
             a.scored += s * t;
             a.lines += 1;
             a.gain += t * (s - 0.5);
             a.gain_rel += t * (s - f64::from(page_mean));
         }
+        dense.push(d);
     }
-    // The best elements, ties broken by the smaller serial number so the choice does not
-    // depend on the map's order.
+    // The best elements, ties broken by the smaller serial number.
     let best_by = |key: fn(&Agg) -> f64| {
-        aggs.iter()
-            .max_by(|(ea, a), (eb, b)| key(a).total_cmp(&key(b)).then(eb.cmp(ea)))
-            .map(|(&e, a)| (e, *a))
+        (0..aggs.len())
+            .max_by(|&a, &b| {
+                key(&aggs[a])
+                    .total_cmp(&key(&aggs[b]))
+                    .then(serials[b].cmp(&serials[a]))
+            })
+            .map(|j| (j as u32, aggs[j]))
     };
     let best = best_by(|a| a.gain);
     let best_rel = best_by(|a| a.gain_rel);
@@ -219,52 +287,52 @@ pub fn inputs(scores: &[f32], ln_text: &[f32], paths: &[[u32; PATH_LEVELS]]) -> 
         ln_lines,
         ln_total,
     ];
-    let width = names().len();
-    (0..n)
-        .map(|i| {
-            let s = scores[i];
-            let mut row = Vec::with_capacity(width);
-            row.extend_from_slice(&common);
-            row.push(s - page_mean);
-            row.push(s - max);
-            row.push(sorted.partition_point(|&v| v < s) as f32 / n as f32);
-            row.push((text[i] / total) as f32);
-            row.push(if n > 1 {
-                i as f32 / (n - 1) as f32
+    for (i, row) in rows.iter_mut().enumerate() {
+        let start = row.len();
+        let s = scores[i];
+        let d = &dense[i];
+        row.extend_from_slice(&common);
+        row.push(s - page_mean);
+        row.push(s - max);
+        row.push(sorted.partition_point(|&v| v < s) as f32 / n as f32);
+        row.push((text[i] / total) as f32);
+        row.push(if n > 1 {
+            i as f32 / (n - 1) as f32
+        } else {
+            0.0
+        });
+        for l in LEVELS {
+            let a = if d[l] == NONE {
+                &whole
             } else {
-                0.0
-            });
-            for l in LEVELS {
-                let e = paths[i][l];
-                let a = if e == NO_ELEMENT { &whole } else { &aggs[&e] };
-                row.push(a.mean());
-                row.push((a.text / total) as f32);
-                row.push(f64::from(a.lines).ln_1p() as f32);
-            }
-            for best in [best, best_rel] {
-                match best {
-                    Some((e, a)) => {
-                        row.push(f32::from(u8::from(paths[i].contains(&e))));
-                        row.push(a.mean());
-                        row.push((a.text / total) as f32);
-                    }
-                    None => row.extend([0.0, page_mean, 1.0]),
+                &aggs[d[l] as usize]
+            };
+            row.push(a.mean());
+            row.push((a.text / total) as f32);
+            row.push(f64::from(a.lines).ln_1p() as f32);
+        }
+        for best in [best, best_rel] {
+            match best {
+                Some((j, a)) => {
+                    row.push(f32::from(u8::from(d.contains(&j))));
+                    row.push(a.mean());
+                    row.push((a.text / total) as f32);
                 }
+                None => row.extend([0.0, page_mean, 1.0]),
             }
-            let gain = paths[i]
-                .iter()
-                .filter(|&&e| e != NO_ELEMENT)
-                .map(|e| aggs[e].gain)
-                .fold(f64::MIN, f64::max);
-            row.push(if gain == f64::MIN {
-                0.0
-            } else {
-                (gain / total) as f32
-            });
-            debug_assert_eq!(row.len(), width);
-            row
-        })
-        .collect()
+        }
+        let gain = d
+            .iter()
+            .filter(|&&j| j != NONE)
+            .map(|&j| aggs[j as usize].gain)
+            .fold(f64::MIN, f64::max);
+        row.push(if gain == f64::MIN {
+            0.0
+        } else {
+            (gain / total) as f32
+        });
+        debug_assert_eq!(row.len() - start, N_INPUTS);
+    }
 }
 
 /// A line's [`crate::lines::Line::path`] as written in the labelled CSV: the serial
@@ -319,6 +387,11 @@ mod tests {
             (0..4).map(|_| b.push(big)).collect::<Vec<_>>(),
             [false, false, false, true]
         );
+    }
+
+    #[test]
+    fn the_input_count_matches_the_names() {
+        assert_eq!(names().len(), N_INPUTS);
     }
 
     #[test]

@@ -33,6 +33,9 @@ pub struct StackParams {
     /// Whether the second stage also reads the page-level inputs ([`crate::stack::page`]);
     /// needs the lines' paths ([`StageInputs::paths`]).
     pub page: bool,
+    /// With `page`: blocks of fewer lines are decided by the first stage alone
+    /// ([`Stage2::min_block_lines`]).
+    pub min_block_lines: usize,
 }
 
 impl Default for StackParams {
@@ -44,6 +47,7 @@ impl Default for StackParams {
             hidden: vec![16],
             base: stack::BASE_INPUTS.iter().map(|s| s.to_string()).collect(),
             page: false,
+            min_block_lines: stack::page::MIN_BLOCK_LINES,
         }
     }
 }
@@ -58,6 +62,7 @@ impl StackParams {
             "hidden": self.hidden,
             "base": self.base,
             "page": self.page,
+            "min_block_lines": self.min_block_lines,
         })
     }
 }
@@ -75,6 +80,28 @@ fn pages(data: &Dataset, rows: &[usize]) -> Vec<std::ops::Range<usize>> {
                 out.push(start..i);
             }
             start = i;
+        }
+    }
+    out
+}
+
+/// The blocks that the pages of `rows` are cut into for a page-level second stage, as
+/// ranges of positions in `rows`, in the places the extractor cuts them
+/// ([`stack::page::Blocks`]).
+fn page_blocks(
+    data: &Dataset,
+    inputs: &StageInputs,
+    rows: &[usize],
+) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    for range in pages(data, rows) {
+        let mut blocks = stack::page::Blocks::new();
+        let mut start = range.start;
+        for i in range.clone() {
+            if blocks.push(inputs.weight[rows[i]]) || i + 1 == range.end {
+                out.push(start..i + 1);
+                start = i + 1;
+            }
         }
     }
     out
@@ -167,30 +194,23 @@ pub fn stage2_rows(
             .paths
             .as_ref()
             .expect("a page-level second stage needs the lines' paths");
-        for range in pages(data, rows) {
-            let mut blocks = stack::page::Blocks::new();
-            let mut start = range.start;
-            for i in range.clone() {
-                if blocks.push(inputs.weight[rows[i]]) || i + 1 == range.end {
-                    let block = start..i + 1;
-                    let r: Vec<usize> = block.clone().map(|j| rows[j]).collect();
-                    let weights: Vec<f32> = r.iter().map(|&x| inputs.weight[x]).collect();
-                    let p: Vec<[u32; PATH_LEVELS]> = r.iter().map(|&x| paths[x]).collect();
-                    let block_rows = stack::block_rows(
-                        lookahead,
-                        &scores[block.clone()],
-                        &weights,
-                        &p,
-                        &mut |j, row| row.extend(inputs.base.row(r[j]).iter().copied()),
-                    );
-                    for (j, row) in block.clone().zip(block_rows) {
-                        out.row_mut(j)
-                            .as_slice_mut()
-                            .expect("standard layout")
-                            .copy_from_slice(&row);
-                    }
-                    start = i + 1;
-                }
+        for block in page_blocks(data, inputs, rows) {
+            let r: Vec<usize> = block.clone().map(|j| rows[j]).collect();
+            let weights: Vec<f32> = r.iter().map(|&x| inputs.weight[x]).collect();
+            let p: Vec<[u32; PATH_LEVELS]> = r.iter().map(|&x| paths[x]).collect();
+            let block_rows = stack::block_rows(
+                lookahead,
+                &scores[block.clone()],
+                &weights,
+                &p,
+                inputs.base.ncols(),
+                &mut |j, row| row.extend(inputs.base.row(r[j]).iter().copied()),
+            );
+            for (j, row) in block.clone().zip(block_rows) {
+                out.row_mut(j)
+                    .as_slice_mut()
+                    .expect("standard layout")
+                    .copy_from_slice(&row);
             }
         }
         return out;
@@ -331,6 +351,11 @@ pub fn train_stacked(
     model.stack = Some(Box::new(Stage2 {
         lookahead: k,
         page,
+        min_block_lines: if page {
+            stack_params.min_block_lines
+        } else {
+            0
+        },
         features: m2.features,
         threshold: m2.threshold,
         scaler: m2.scaler,
@@ -363,13 +388,23 @@ pub fn decide_stacked(
     };
     let x2 = stage2_rows(data, inputs, rows, &scores, s2.lookahead, s2.page);
     let mut row = Vec::with_capacity(x2.ncols());
-    (0..rows.len())
+    let mut keep: Vec<bool> = (0..rows.len())
         .map(|i| {
             row.clear();
             row.extend(x2.row(i).iter().copied());
             s2.score(&row) >= s2.threshold
         })
-        .collect()
+        .collect();
+    if s2.page {
+        for block in page_blocks(data, inputs, rows) {
+            if s2.first_stage_only(block.len()) {
+                for i in block {
+                    keep[i] = scores[i] >= model.threshold;
+                }
+            }
+        }
+    }
+    keep
 }
 
 fn distinct(groups: &[String]) -> usize {

@@ -74,6 +74,7 @@ pub fn hand_made_two_stage(lookahead: usize, page: bool) -> Model {
     m.stack = Some(Box::new(Stage2 {
         lookahead,
         page,
+        min_block_lines: 0,
         features,
         threshold: 0.5,
         scaler: Scaler::identity(n),
@@ -124,6 +125,7 @@ pub fn small_stack_params(lookahead: usize, page: bool) -> (TrainParams, StackPa
         hidden: vec![4],
         base: vec!["density".into(), "ln_text_bytes".into()],
         page,
+        min_block_lines: 0,
     };
     (params, stack)
 }
