@@ -13,7 +13,8 @@ fn main() -> Result<(), mainline::Error> {
     for piece in page.chunks(4096) {
         ex.write(piece)?; // pieces of any size
         while let Some(d) = ex.next_decision() {
-            // each line is decided as soon as the line after it has arrived
+            // lines come out as soon as they are decided: for the built-in model, when
+            // their block of the page is complete (see `Extractor::buffered_lines`)
             if d.keep {
                 println!("{}", d.line.text);
             }

@@ -314,7 +314,19 @@ fn jsonl_records_round_trip_in_order_with_their_other_fields() {
             String::from_utf8_lossy(&outputs[0]).contains(r#""meta":{"b":2,"a":[1,2.5]}"#),
             "{name}"
         );
-        assert_eq!(r["text"].as_str().unwrap(), text_of(name, &[]), "{name}");
+        // A record's html is already decoded: it is filtered as the same text in UTF-8
+        // would be from a file (a byte order mark overrides the page's <meta> charset).
+        let expected = if name.contains("1252") {
+            let bytes = fs::read(sample(name)).unwrap();
+            let utf8 = dir.path().join("utf8.html");
+            let decoded = encoding_rs::WINDOWS_1252.decode(&bytes).0.into_owned();
+            fs::write(&utf8, format!("\u{feff}{decoded}")).unwrap();
+            let out = String::from_utf8(stdout_of(&["filter", utf8.to_str().unwrap()])).unwrap();
+            out.strip_suffix('\n').unwrap_or(&out).to_string()
+        } else {
+            text_of(name, &[])
+        };
+        assert_eq!(r["text"].as_str().unwrap(), expected, "{name}");
     }
     for (at, id) in [
         (1, Some("no html")),
