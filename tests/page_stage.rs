@@ -188,6 +188,34 @@ fn a_page_stage_without_paths_is_a_clear_training_error() {
 }
 
 #[test]
+fn a_second_stage_that_cannot_take_site_weights_fails_before_training() {
+    let path = paths_csv();
+    let data = read_labelled_csv(&path, Some(&["density".into()])).unwrap();
+    let all = read_labelled_csv(&path, None).unwrap();
+    let paths = read_paths(&path).unwrap().expect("the CSV has paths");
+    let inputs = StageInputs::of(&all, &["density".into(), "ln_text_bytes".into()])
+        .unwrap()
+        .with_paths(paths)
+        .unwrap();
+    let (params, mut stack_params) = small_params();
+    stack_params.model = mainline::train::ModelType::Logistic;
+    let rows: Vec<usize> = (0..data.len()).collect();
+    let mut progress = Vec::new();
+    let err = train::train_stacked(
+        &data,
+        &inputs,
+        &rows,
+        &params.site_lines(Some(10)),
+        &stack_params,
+        &mut |m| progress.push(m.to_string()),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("--stack-model mlp"), "{err}");
+    assert!(progress.is_empty(), "trained before failing: {progress:?}");
+}
+
+#[test]
 fn short_blocks_are_decided_by_the_first_stage_alone() {
     let mut gated = hand_made(2);
     gated.stack.as_mut().unwrap().min_block_lines = 10;

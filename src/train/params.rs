@@ -286,10 +286,19 @@ impl TrainParams {
                     return bad("max_iterations must be at least 1".into());
                 }
                 if self.balance_classes {
-                    return bad("balance_classes is only supported by the mlp model".into());
+                    return bad(
+                        "balance_classes needs an MLP (the logistic model is fitted without \
+                         sample weights): drop it or train an mlp"
+                            .into(),
+                    );
                 }
                 if self.site_lines.is_some() {
-                    return bad("site_lines is only supported by the mlp model".into());
+                    return bad(
+                        "per-site weights (site_lines) need an MLP (the logistic model is \
+                         fitted without sample weights): drop --site-lines or train an mlp \
+                         (for a second stage, --stack-model mlp)"
+                            .into(),
+                    );
                 }
             }
             ModelType::Mlp => {

@@ -283,6 +283,12 @@ pub fn train_stacked(
                 .into(),
         ));
     }
+    // The second stage's parameters, checked before any training.
+    let mut p2 = params.clone();
+    p2.model = stack_params.model;
+    p2.hidden = stack_params.hidden.clone();
+    p2.context = 0;
+    p2.check()?;
     let groups: Vec<String> = rows.iter().map(|&r| data.groups[r].clone()).collect();
     let folds = group_kfold(&groups, stack_params.inner_folds, params.seed);
     let mut oof = vec![0.0_f32; rows.len()];
@@ -336,10 +342,6 @@ pub fn train_stacked(
         groups,
         docs: rows.iter().map(|&r| data.docs[r].clone()).collect(),
     };
-    let mut p2 = params.clone();
-    p2.model = stack_params.model;
-    p2.hidden = stack_params.hidden.clone();
-    p2.context = 0;
     let (m2, r2) = train_on_rows(&d2, &t, &v, &p2, &mut |_| {})?;
     progress(&format!(
         "second stage: {} epochs, validation line F1 {:.3}, accuracy {:.4}, threshold {:.2}",
