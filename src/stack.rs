@@ -250,6 +250,7 @@ impl<T> Window<T> {
     fn emit_front(&mut self) {
         let k = self.k;
         let slot = self.pending.pop_front().expect("called with pending lines");
+        // The scores and weights of the lines around, nearest first, on the stack.
         let mut after_buf = [(0.0_f32, 0.0_f32); MAX_LOOKAHEAD];
         let mut n_after = 0;
         for (a, s) in after_buf.iter_mut().zip(self.pending.iter().take(k)) {
@@ -257,51 +258,48 @@ impl<T> Window<T> {
             n_after += 1;
         }
         let after = &after_buf[..n_after];
+        let mut before_buf = [(0.0_f32, 0.0_f32); MAX_LOOKAHEAD];
+        let mut n_before = 0;
+        for (b, p) in before_buf.iter_mut().zip(self.past.iter().rev().take(k)) {
+            *b = *p;
+            n_before += 1;
+        }
+        let before = &before_buf[..n_before];
         let mut row = Vec::with_capacity(self.width + slot.base.len() + self.extra);
         row.push(slot.score);
-        for d in 1..=k {
-            row.push(
-                self.past
-                    .len()
-                    .checked_sub(d)
-                    .map_or(0.0, |i| self.past[i].0),
-            );
+        for d in 0..k {
+            row.push(before.get(d).map_or(0.0, |b| b.0));
         }
-        for d in 1..=k {
-            row.push(after.get(d - 1).map_or(0.0, |a| a.0));
+        for d in 0..k {
+            row.push(after.get(d).map_or(0.0, |a| a.0));
         }
-        // Scores within distance w, self included.
-        let around = |w: usize| {
-            let before = self.past.iter().rev().take(w).map(|p| p.0);
-            let next = after.iter().take(w).map(|a| a.0);
-            std::iter::once(slot.score).chain(before).chain(next)
-        };
+        // Scores within distance w, self included: the line, then the lines before it,
+        // then those after, nearest first (the order of the sums is part of the scores).
         for &w in &self.windows {
-            let (mut sum, mut n, mut max, mut min) = (0.0_f32, 0_usize, f32::MIN, f32::MAX);
-            for s in around(w) {
+            let (mut sum, mut max, mut min) = (slot.score, slot.score, slot.score);
+            let (b, a) = (&before[..w.min(n_before)], &after[..w.min(n_after)]);
+            for &(s, _) in b.iter().chain(a) {
                 sum += s;
-                n += 1;
                 max = max.max(s);
                 min = min.min(s);
             }
-            row.extend([sum / n as f32, max, min]);
+            row.extend([sum / (1 + b.len() + a.len()) as f32, max, min]);
         }
-        let mean = |v: &mut dyn Iterator<Item = f32>| {
-            let (mut sum, mut n) = (0.0_f32, 0_usize);
-            for s in v {
-                sum += s;
-                n += 1;
+        let mean = |v: &[(f32, f32)]| {
+            if v.is_empty() {
+                return 0.0;
             }
-            if n == 0 { 0.0 } else { sum / n as f32 }
+            let mut sum = 0.0_f32;
+            for &(s, _) in v {
+                sum += s;
+            }
+            sum / v.len() as f32
         };
-        row.push(mean(&mut self.past.iter().rev().take(k).map(|p| p.0)));
-        row.push(mean(&mut after.iter().map(|a| a.0)));
+        row.push(mean(before));
+        row.push(mean(after));
         let own = (slot.score, slot.weight);
         let (mut ws, mut wt) = (0.0_f32, 0.0_f32);
-        for (s, w) in std::iter::once(own)
-            .chain(self.past.iter().rev().take(k).copied())
-            .chain(after.iter().copied())
-        {
+        for &(s, w) in std::iter::once(&own).chain(before).chain(after) {
             ws += s * w;
             wt += w;
         }

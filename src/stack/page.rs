@@ -233,19 +233,25 @@ pub(crate) fn append(
     let mut serials: Vec<u32> = Vec::new();
     let mut aggs: Vec<Agg> = Vec::new();
     let mut dense: Vec<[u32; PATH_LEVELS]> = Vec::with_capacity(n);
+    let mut prev = (&[NO_ELEMENT; PATH_LEVELS], [NONE; PATH_LEVELS]);
     for i in 0..n {
         let (s, t) = (f64::from(scores[i]), text[i]);
         let mut d = [NONE; PATH_LEVELS];
-        for (slot, &e) in d.iter_mut().zip(&paths[i]) {
+        for (l, &e) in paths[i].iter().enumerate() {
             if e == NO_ELEMENT {
                 continue;
             }
-            let j = *index.entry(e).or_insert_with(|| {
-                serials.push(e);
-                aggs.push(Agg::default());
-                (aggs.len() - 1) as u32
-            });
-            *slot = j;
+            // Lines next to each other mostly share their enclosing elements.
+            let j = if prev.0[l] == e {
+                prev.1[l]
+            } else {
+                *index.entry(e).or_insert_with(|| {
+                    serials.push(e);
+                    aggs.push(Agg::default());
+                    (aggs.len() - 1) as u32
+                })
+            };
+            d[l] = j;
             let a = &mut aggs[j as usize];
             a.text += t;
             a.scored += s * t;
@@ -254,6 +260,7 @@ pub(crate) fn append(
             a.gain_rel += t * (s - f64::from(page_mean));
         }
         dense.push(d);
+        prev = (&paths[i], d);
     }
     // The best elements, ties broken by the smaller serial number.
     let best_by = |key: fn(&Agg) -> f64| {
