@@ -5,7 +5,10 @@
 //! the lines after it that its features need have arrived (its [`Scorer::context`]). A
 //! two-stage model then waits for its second stage's lookahead of first-stage scores
 //! ([`Scorer::lookahead`], see [`crate::stack`]). Only those windows of lines are held, so
-//! memory does not depend on the page length.
+//! memory does not depend on the page length. A second stage with page-level inputs
+//! ([`Scorer::page_stage`], as in the built-in model) holds the lines of one block of the
+//! page instead, at most [`stack::page::MAX_LINES`] lines and about
+//! [`stack::page::MAX_TEXT_BYTES`] of text.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -225,7 +228,9 @@ impl ModelScorer {
         })
     }
 
-    /// The model built into mainline.
+    /// The model built into mainline (`models/default.json`): a first stage scoring each
+    /// line and a page-level second stage deciding from those scores (see
+    /// `models/README.md`).
     pub fn builtin() -> Self {
         let model = Model::from_json(BUILTIN_MODEL).expect("the built-in model is valid");
         ModelScorer::new(model).expect("the built-in model matches this build's features")

@@ -31,10 +31,14 @@ use walk::Found;
 ///
 /// Each input is read as a stream (gzip is decompressed, the character encoding is taken
 /// from a byte order mark, a <meta> charset or detection; output is always UTF-8) and each
-/// line is decided as soon as the lines after it that the model needs have been read.
+/// line is decided as soon as what the model needs has been read: the lines after it, or,
+/// for a model that weighs the whole page (the built-in one), the rest of its block of the
+/// page (at most 4,096 lines and 4 MiB of text, so memory stays bounded).
 ///
-/// By default the model built into mainline decides; --model uses another model file and
-/// --threshold the seed design's fixed rule (keep a line when its text density is above X).
+/// By default the model built into mainline decides (two small perceptrons: one scores
+/// each line, the second decides from those scores across the page); --model uses another
+/// model file and --threshold the seed design's fixed rule (keep a line when its text
+/// density is above X).
 ///
 /// Several inputs are filtered in parallel (--jobs); the output is the same as one after
 /// the other, in the order of the inputs. With more than one input a summary line (files,
