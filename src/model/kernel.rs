@@ -4,7 +4,8 @@
 //! and each output of each layer summed in the same order (its bias, then the product with
 //! each input in input order; see [`super::mlp::forward`]). Only the layout differs: a
 //! layer's weights are stored input-major, so that the inner loop over the outputs of a
-//! block reads contiguous weights and adds one input's product to 32 outputs at once. The
+//! block reads contiguous weights and adds one input's product to 32 outputs at once (16
+//! or 8 for the outputs left over). The
 //! compiler vectorises it for any target (SSE2 on baseline x86-64); no multiply-add is
 //! fused, so scores are the same on every CPU.
 
@@ -32,7 +33,11 @@ struct Dense {
     /// input `i` for the outputs of block `b`.
     wide: Vec<[Group; BLOCK]>,
     wide_bias: Vec<[Group; BLOCK]>,
-    /// The following whole groups of outputs, laid out the same way.
+    /// Then a pair of groups (16 outputs), if two whole groups follow, laid out the same
+    /// way.
+    pair: Vec<[Group; 2]>,
+    pair_bias: Vec<[Group; 2]>,
+    /// The following whole group of outputs, if any, laid out the same way.
     narrow: Vec<[Group; 1]>,
     narrow_bias: Vec<[Group; 1]>,
     /// The last outputs (fewer than a group), row-major as in [`Layer::weights`].
@@ -45,8 +50,9 @@ impl Dense {
         let (inputs, outputs) = (layer.inputs(), layer.outputs());
         let w = |o: usize, i: usize| layer.weights[o * inputs + i];
         let n_wide = outputs / (BLOCK * GROUP);
-        let n_narrow = (outputs - n_wide * BLOCK * GROUP) / GROUP;
-        let first_rest = (n_wide * BLOCK + n_narrow) * GROUP;
+        let groups_left = (outputs - n_wide * BLOCK * GROUP) / GROUP;
+        let (n_pair, n_narrow) = (groups_left / 2, groups_left % 2);
+        let first_rest = (n_wide * BLOCK + 2 * n_pair + n_narrow) * GROUP;
         let group_of =
             |first: usize, f: &dyn Fn(usize) -> f32| Group(std::array::from_fn(|k| f(first + k)));
         let mut wide = Vec::with_capacity(n_wide * inputs);
@@ -60,10 +66,21 @@ impl Dense {
                 group_of(first(g), &|o| layer.bias[o])
             }));
         }
+        let mut pair = Vec::with_capacity(n_pair * inputs);
+        let mut pair_bias = Vec::with_capacity(n_pair);
+        for p in 0..n_pair {
+            let first = |g: usize| (n_wide * BLOCK + 2 * p + g) * GROUP;
+            for i in 0..inputs {
+                pair.push(std::array::from_fn(|g| group_of(first(g), &|o| w(o, i))));
+            }
+            pair_bias.push(std::array::from_fn(|g| {
+                group_of(first(g), &|o| layer.bias[o])
+            }));
+        }
         let mut narrow = Vec::with_capacity(n_narrow * inputs);
         let mut narrow_bias = Vec::with_capacity(n_narrow);
         for g in 0..n_narrow {
-            let first = (n_wide * BLOCK + g) * GROUP;
+            let first = (n_wide * BLOCK + 2 * n_pair + g) * GROUP;
             for i in 0..inputs {
                 narrow.push([group_of(first, &|o| w(o, i))]);
             }
@@ -75,6 +92,8 @@ impl Dense {
             activation: layer.activation,
             wide,
             wide_bias,
+            pair,
+            pair_bias,
             narrow,
             narrow_bias,
             rest: layer.weights[first_rest * inputs..].to_vec(),
@@ -89,6 +108,12 @@ impl Dense {
         let out = &mut out[..self.outputs];
         let mut o = 0;
         for (w, bias) in self.wide.chunks_exact(n).zip(&self.wide_bias) {
+            for g in block(w, bias, input) {
+                out[o..o + GROUP].copy_from_slice(&g.0);
+                o += GROUP;
+            }
+        }
+        for (w, bias) in self.pair.chunks_exact(n).zip(&self.pair_bias) {
             for g in block(w, bias, input) {
                 out[o..o + GROUP].copy_from_slice(&g.0);
                 o += GROUP;
