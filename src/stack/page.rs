@@ -282,6 +282,17 @@ pub(crate) fn append(
         gain_rel: 0.0,
     };
 
+    // What a line reads of an element it lies in: mean score, share of the text, lines.
+    let pool = |a: &Agg| {
+        [
+            a.mean(),
+            (a.text / total) as f32,
+            f64::from(a.lines).ln_1p() as f32,
+        ]
+    };
+    let pooled: Vec<[f32; 3]> = aggs.iter().map(pool).collect();
+    let whole_pooled = pool(&whole);
+
     let ln_lines = (n as f64).ln_1p() as f32;
     let ln_total = total.ln_1p() as f32;
     let common = [
@@ -309,14 +320,11 @@ pub(crate) fn append(
             0.0
         });
         for l in LEVELS {
-            let a = if d[l] == NONE {
-                &whole
+            row.extend_from_slice(if d[l] == NONE {
+                &whole_pooled
             } else {
-                &aggs[d[l] as usize]
-            };
-            row.push(a.mean());
-            row.push((a.text / total) as f32);
-            row.push(f64::from(a.lines).ln_1p() as f32);
+                &pooled[d[l] as usize]
+            });
         }
         for best in [best, best_rel] {
             match best {
