@@ -281,6 +281,8 @@ struct TagInfo {
     /// The first bytes of the name, lower-cased.
     name: [u8; 16],
     name_len: usize,
+    /// FNV-1a of the lower-cased name bytes beyond the first 16.
+    name_tail: u64,
     self_closing: bool,
     attrs: usize,
     /// Has a `color`, `size` or `face` attribute (a `font` with one leaves `svg`/`math`).
@@ -312,6 +314,9 @@ impl TagInfo {
         }
         if self.name_len < self.name.len() {
             self.name[self.name_len] = b.to_ascii_lowercase();
+        } else {
+            self.name_tail =
+                (self.name_tail ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x100_0000_01b3);
         }
         self.name_len += 1;
     }
@@ -372,12 +377,13 @@ impl TagInfo {
         if self.hash != EMPTY {
             return self.hash;
         }
-        // FNV-1a over the kept bytes and the length: unusual names are rare and a collision
-        // only makes the depth count approximate.
+        // FNV-1a over the name, lower-cased, and its length: unusual names (custom
+        // elements) are compared by this key, as `lol_html` compares them by their bytes.
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
         for &b in self.name() {
             h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
         }
+        h = (h ^ self.name_tail).wrapping_mul(0x100_0000_01b3);
         (h ^ self.name_len as u64).wrapping_mul(0x100_0000_01b3) & !(1 << 63)
     }
 }
@@ -849,6 +855,8 @@ struct Tree {
     /// Name keys of the open elements.
     open: Vec<u64>,
     counts: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    /// End tags that closed open elements, in order, not yet taken by the splitter.
+    ends: Vec<EndTag>,
 }
 
 impl Tree {
@@ -857,6 +865,7 @@ impl Tree {
             ns: vec![Ns::Html],
             open: Vec::new(),
             counts: HashMap::default(),
+            ends: Vec::new(),
         }
     }
 
@@ -880,8 +889,8 @@ impl Tree {
         tok.cdata_allowed = self.current() != Ns::Html;
     }
 
-    /// Applies a tag the tokenizer has just emitted.
-    fn emit(&mut self, tok: &mut Tok, to_data: bool) {
+    /// Applies a tag the tokenizer has just emitted; it ends at offset `end`.
+    fn emit(&mut self, tok: &mut Tok, to_data: bool, end: u64) {
         let t = tok.tag;
         tok.text_type = TextMode::Data;
         let h = t.hash;
@@ -911,7 +920,13 @@ impl Tree {
             {
                 self.leave(tok);
             }
-            self.pop_to(t.key());
+            if let Some(depth) = self.pop_to(t.key()) {
+                self.ends.push(EndTag {
+                    start: tok.mark,
+                    end,
+                    depth,
+                });
+            }
         } else {
             if h == tag::SVG {
                 self.enter(Ns::Svg, tok);
@@ -964,21 +979,36 @@ impl Tree {
         };
     }
 
-    fn pop_to(&mut self, key: u64) {
+    /// Pops the nearest open element named `key` and those above it; returns how many
+    /// elements stay open, if it popped any.
+    fn pop_to(&mut self, key: u64) -> Option<usize> {
         if !self.counts.contains_key(&key) {
-            return;
+            return None;
         }
-        if let Some(at) = self.open.iter().rposition(|&k| k == key) {
-            for k in self.open.drain(at..) {
-                if let Some(n) = self.counts.get_mut(&k) {
-                    *n -= 1;
-                    if *n == 0 {
-                        self.counts.remove(&k);
-                    }
+        let at = self.open.iter().rposition(|&k| k == key)?;
+        for k in self.open.drain(at..) {
+            if let Some(n) = self.counts.get_mut(&k) {
+                *n -= 1;
+                if *n == 0 {
+                    self.counts.remove(&k);
                 }
             }
         }
+        Some(at)
     }
+}
+
+/// An end tag the tokenizer reads that closes open elements: the elements of its open-element
+/// stack from `depth` up (the nearest one of the same name and all above it), as `lol_html`
+/// pops them and runs their end-tag handlers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct EndTag {
+    /// Offset of the tag's `<`.
+    pub start: u64,
+    /// Offset just after its `>`.
+    pub end: u64,
+    /// Open elements left below it.
+    pub depth: usize,
 }
 
 /// Instructions for the splitter, in order.
@@ -1133,7 +1163,7 @@ impl Guard {
                 self.trace
                     .0
                     .push((pos + 1, self.view.tag.end, self.view.tag.hash));
-                self.tree.emit(&mut self.view, to_data);
+                self.tree.emit(&mut self.view, to_data, pos + 1);
                 self.view.mark = pos + 1;
             }
             #[cfg(test)]
@@ -1390,7 +1420,7 @@ impl Guard {
             self.trace
                 .0
                 .push((self.pos, self.view.tag.end, self.view.tag.hash));
-            self.tree.emit(&mut self.view, to_data);
+            self.tree.emit(&mut self.view, to_data, self.pos);
             self.view.mark = self.pos;
         }
         i
@@ -1461,6 +1491,11 @@ impl Guard {
         n
     }
 
+    /// Moves the end tags read so far (see [`EndTag`]) to `into`, in order.
+    pub(crate) fn take_ends(&mut self, into: &mut Vec<EndTag>) {
+        into.append(&mut self.tree.ends);
+    }
+
     /// Ends the input: releases held bytes and closes an open fill.
     pub(crate) fn finish(&mut self, out: &mut Vec<u8>, pieces: &mut Vec<Piece>) {
         self.piece = out.len();
@@ -1529,7 +1564,7 @@ impl Guard {
             self.trace
                 .0
                 .push((pos + 1, self.view.tag.end, self.view.tag.hash));
-            self.tree.emit(&mut self.view, to_data);
+            self.tree.emit(&mut self.view, to_data, pos + 1);
             self.view.mark = pos + 1;
         }
     }
