@@ -330,6 +330,8 @@ struct State {
     /// `ends_done` are applied.
     ends: Vec<EndTag>,
     ends_done: usize,
+    /// End offset of the first end tag not yet applied (`u64::MAX`: none).
+    next_end: u64,
 
     /// The bytes being written to the tokenizer (the guard's output), shared with the
     /// [`Splitter`], so that names and values of tags inside them are read in place.
@@ -362,9 +364,23 @@ impl State {
     // NOTE: the guard reads every end tag the tokenizer reads and follows its open-element
     // stack, so the splitter registers no end-tag handlers, which would cost lol_html an end
     // tag token and several allocations per element.
+    #[inline]
     fn apply_ends(&mut self, offset: u64) {
+        if offset >= self.next_end {
+            self.apply_ends_to(offset);
+        }
+    }
+
+    /// Takes the end tags the guard has recorded.
+    fn take_ends(&mut self, guard: &mut Guard) {
+        guard.take_ends(&mut self.ends);
+        self.next_end = self.ends.get(self.ends_done).map_or(u64::MAX, |e| e.end);
+    }
+
+    fn apply_ends_to(&mut self, offset: u64) {
         while let Some(&end) = self.ends.get(self.ends_done) {
             if end.end > offset {
+                self.next_end = end.end;
                 return;
             }
             self.ends_done += 1;
@@ -376,6 +392,7 @@ impl State {
         }
         self.ends.clear();
         self.ends_done = 0;
+        self.next_end = u64::MAX;
     }
 
     fn start_tag(&mut self, el: &mut Element<'_, '_>) -> Option<(u32, bool)> {
@@ -1069,6 +1086,7 @@ impl Splitter {
         Splitter {
             state: Rc::new(RefCell::new(State {
                 window: Rc::clone(&out),
+                next_end: u64::MAX,
                 ..State::default()
             })),
             stage: Stage::Sniffing(Vec::new()),
@@ -1149,7 +1167,7 @@ impl Splitter {
                     out.clear();
                     guard.scan(&bytes, &mut out, &mut pieces);
                     guard.finish(&mut out, &mut pieces);
-                    guard.take_ends(&mut self.state.borrow_mut().ends);
+                    self.state.borrow_mut().take_ends(&mut guard);
                 }
                 drive(&mut rewriter, &self.state, &self.out, &pieces)?;
                 rewriter.end().map_err(tokenizer_error)?;
@@ -1254,7 +1272,7 @@ impl Splitter {
                 let mut out = self.out.borrow_mut();
                 out.clear();
                 guard.scan(piece, &mut out, pieces);
-                guard.take_ends(&mut self.state.borrow_mut().ends);
+                self.state.borrow_mut().take_ends(guard);
             }
             if let Err(e) = drive(rewriter, &self.state, &self.out, pieces) {
                 self.stage = Stage::Failed;
