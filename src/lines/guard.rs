@@ -136,6 +136,27 @@ mod tag {
         hash(b"ul"),
         hash(b"var"),
     ];
+    /// Whether a name is that of a [`VOID`] element.
+    // NOTE: a one-word filter first: most start tags are of other elements.
+    #[inline]
+    pub fn is_void(h: u64) -> bool {
+        VOID_FILTER & (1 << bucket(h)) != 0 && VOID.contains(&h)
+    }
+
+    const fn bucket(h: u64) -> u64 {
+        h.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58
+    }
+
+    const VOID_FILTER: u64 = {
+        let mut f = 0u64;
+        let mut i = 0;
+        while i < VOID.len() {
+            f |= 1 << bucket(VOID[i]);
+            i += 1;
+        }
+        f
+    };
+
     /// Elements without content: never on the open-element stack.
     pub const VOID: &[u64] = &[
         hash(b"area"),
@@ -281,6 +302,8 @@ struct TagInfo {
     /// The first bytes of the name, lower-cased.
     name: [u8; 16],
     name_len: usize,
+    /// FNV-1a of the lower-cased name bytes beyond the first 16.
+    name_tail: u64,
     self_closing: bool,
     attrs: usize,
     /// Has a `color`, `size` or `face` attribute (a `font` with one leaves `svg`/`math`).
@@ -312,6 +335,9 @@ impl TagInfo {
         }
         if self.name_len < self.name.len() {
             self.name[self.name_len] = b.to_ascii_lowercase();
+        } else {
+            self.name_tail =
+                (self.name_tail ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x100_0000_01b3);
         }
         self.name_len += 1;
     }
@@ -372,12 +398,13 @@ impl TagInfo {
         if self.hash != EMPTY {
             return self.hash;
         }
-        // FNV-1a over the kept bytes and the length: unusual names are rare and a collision
-        // only makes the depth count approximate.
+        // FNV-1a over the name, lower-cased, and its length: unusual names (custom
+        // elements) are compared by this key, as `lol_html` compares them by their bytes.
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
         for &b in self.name() {
             h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
         }
+        h = (h ^ self.name_tail).wrapping_mul(0x100_0000_01b3);
         (h ^ self.name_len as u64).wrapping_mul(0x100_0000_01b3) & !(1 << 63)
     }
 }
@@ -842,13 +869,21 @@ impl Hasher for KeyHasher {
     }
 }
 
+/// How many of the outermost open elements are searched one by one for an end tag's name.
+const SHALLOW: usize = 64;
+
 /// The tree-builder feedback `lol_html` simulates, and its open-element stack.
 #[derive(Debug)]
 struct Tree {
     ns: Vec<Ns>,
     /// Name keys of the open elements.
     open: Vec<u64>,
-    counts: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    /// How many open elements of each name sit at depth [`SHALLOW`] or more (an end tag
+    /// whose name is not among them looks for it in the shallow part only).
+    // NOTE: most pages stay shallower than that and never touch the map.
+    deep_counts: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    /// End tags that closed open elements, in order, not yet taken by the splitter.
+    ends: Vec<EndTag>,
 }
 
 impl Tree {
@@ -856,7 +891,8 @@ impl Tree {
         Tree {
             ns: vec![Ns::Html],
             open: Vec::new(),
-            counts: HashMap::default(),
+            deep_counts: HashMap::default(),
+            ends: Vec::new(),
         }
     }
 
@@ -868,21 +904,22 @@ impl Tree {
         self.open.len() >= limit || self.ns.len() >= limit
     }
 
-    fn enter(&mut self, ns: Ns, tok: &mut Tok) {
+    /// Enters a namespace; `cdata_allowed` is the tokenizer's.
+    fn enter(&mut self, ns: Ns, cdata_allowed: &mut bool) {
         self.ns.push(ns);
-        tok.cdata_allowed = ns != Ns::Html;
+        *cdata_allowed = ns != Ns::Html;
     }
 
-    fn leave(&mut self, tok: &mut Tok) {
+    fn leave(&mut self, cdata_allowed: &mut bool) {
         if self.ns.len() > 1 {
             self.ns.pop();
         }
-        tok.cdata_allowed = self.current() != Ns::Html;
+        *cdata_allowed = self.current() != Ns::Html;
     }
 
-    /// Applies a tag the tokenizer has just emitted.
-    fn emit(&mut self, tok: &mut Tok, to_data: bool) {
-        let t = tok.tag;
+    /// Applies a tag the tokenizer has just emitted; it ends at offset `end`.
+    fn emit(&mut self, tok: &mut Tok, to_data: bool, end: u64) {
+        let t = &tok.tag;
         tok.text_type = TextMode::Data;
         let h = t.hash;
         if t.end {
@@ -901,7 +938,7 @@ impl Tree {
                         || (prev == Ns::Svg && html_point)
                         || annotation
                     {
-                        self.leave(tok);
+                        self.leave(&mut tok.cdata_allowed);
                     }
                 }
             } else if (cur == Ns::Svg && h == tag::SVG)
@@ -909,29 +946,35 @@ impl Tree {
                 || h == tag::P
                 || h == tag::BR
             {
-                self.leave(tok);
+                self.leave(&mut tok.cdata_allowed);
             }
-            self.pop_to(t.key());
+            if let Some(depth) = self.pop_to(t.key()) {
+                self.ends.push(EndTag {
+                    start: tok.mark,
+                    end,
+                    depth,
+                });
+            }
         } else {
             if h == tag::SVG {
-                self.enter(Ns::Svg, tok);
+                self.enter(Ns::Svg, &mut tok.cdata_allowed);
             } else if h == tag::MATH {
-                self.enter(Ns::MathMl, tok);
+                self.enter(Ns::MathMl, &mut tok.cdata_allowed);
             } else if self.current() != Ns::Html {
                 let cur = self.current();
                 if tag::FOREIGN_EXIT.contains(&h) {
-                    self.leave(tok);
+                    self.leave(&mut tok.cdata_allowed);
                 } else if (cur == Ns::Svg
                     && matches!(h, tag::DESC | tag::TITLE | tag::FOREIGN_OBJECT))
                     || (cur == Ns::MathMl
                         && matches!(h, tag::MI | tag::MO | tag::MN | tag::MS | tag::MTEXT))
                 {
                     if !t.self_closing {
-                        self.enter(Ns::Html, tok);
+                        self.enter(Ns::Html, &mut tok.cdata_allowed);
                     }
                 } else if h == tag::FONT {
                     if t.font_attr {
-                        self.leave(tok);
+                        self.leave(&mut tok.cdata_allowed);
                     }
                 } else if h == EMPTY
                     && cur == Ns::MathMl
@@ -940,21 +983,23 @@ impl Tree {
                     && t.name() == b"annotation-xml"
                     && t.html_encoding
                 {
-                    self.enter(Ns::Html, tok);
+                    self.enter(Ns::Html, &mut tok.cdata_allowed);
                 }
             } else if let Some(text) = text_adjustment(h) {
                 tok.text_type = text;
             }
             tok.last_start_hash = h;
             let pushed = if self.current() == Ns::Html {
-                !tag::VOID.contains(&h)
+                !tag::is_void(h)
             } else {
                 !t.self_closing
             };
             if pushed {
                 let key = t.key();
                 self.open.push(key);
-                *self.counts.entry(key).or_insert(0) += 1;
+                if self.open.len() > SHALLOW {
+                    *self.deep_counts.entry(key).or_insert(0) += 1;
+                }
             }
         }
         tok.state = if to_data {
@@ -964,21 +1009,44 @@ impl Tree {
         };
     }
 
-    fn pop_to(&mut self, key: u64) {
-        if !self.counts.contains_key(&key) {
-            return;
-        }
-        if let Some(at) = self.open.iter().rposition(|&k| k == key) {
-            for k in self.open.drain(at..) {
-                if let Some(n) = self.counts.get_mut(&k) {
+    /// Pops the nearest open element named `key` and those above it; returns how many
+    /// elements stay open, if it popped any.
+    fn pop_to(&mut self, key: u64) -> Option<usize> {
+        // NOTE: the nearest element of that name: in the deep part when the counts say so
+        // (then it is found, and the search costs what the pops do), else among the first
+        // SHALLOW elements; either way an end tag costs a bounded search.
+        let at = if self.deep_counts.contains_key(&key) {
+            SHALLOW + self.open[SHALLOW..].iter().rposition(|&k| k == key)?
+        } else {
+            let shallow = &self.open[..self.open.len().min(SHALLOW)];
+            shallow.iter().rposition(|&k| k == key)?
+        };
+        if self.open.len() > SHALLOW {
+            for k in self.open.drain(at.max(SHALLOW)..) {
+                if let Some(n) = self.deep_counts.get_mut(&k) {
                     *n -= 1;
                     if *n == 0 {
-                        self.counts.remove(&k);
+                        self.deep_counts.remove(&k);
                     }
                 }
             }
         }
+        self.open.truncate(at);
+        Some(at)
     }
+}
+
+/// An end tag the tokenizer reads that closes open elements: the elements of its open-element
+/// stack from `depth` up (the nearest one of the same name and all above it), as `lol_html`
+/// pops them and runs their end-tag handlers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct EndTag {
+    /// Offset of the tag's `<`.
+    pub start: u64,
+    /// Offset just after its `>`.
+    pub end: u64,
+    /// Open elements left below it.
+    pub depth: usize,
 }
 
 /// Instructions for the splitter, in order.
@@ -1133,7 +1201,7 @@ impl Guard {
                 self.trace
                     .0
                     .push((pos + 1, self.view.tag.end, self.view.tag.hash));
-                self.tree.emit(&mut self.view, to_data);
+                self.tree.emit(&mut self.view, to_data, pos + 1);
                 self.view.mark = pos + 1;
             }
             #[cfg(test)]
@@ -1390,7 +1458,7 @@ impl Guard {
             self.trace
                 .0
                 .push((self.pos, self.view.tag.end, self.view.tag.hash));
-            self.tree.emit(&mut self.view, to_data);
+            self.tree.emit(&mut self.view, to_data, self.pos);
             self.view.mark = self.pos;
         }
         i
@@ -1461,6 +1529,11 @@ impl Guard {
         n
     }
 
+    /// Moves the end tags read so far (see [`EndTag`]) to `into`, in order.
+    pub(crate) fn take_ends(&mut self, into: &mut Vec<EndTag>) {
+        into.append(&mut self.tree.ends);
+    }
+
     /// Ends the input: releases held bytes and closes an open fill.
     pub(crate) fn finish(&mut self, out: &mut Vec<u8>, pieces: &mut Vec<Piece>) {
         self.piece = out.len();
@@ -1529,7 +1602,7 @@ impl Guard {
             self.trace
                 .0
                 .push((pos + 1, self.view.tag.end, self.view.tag.hash));
-            self.tree.emit(&mut self.view, to_data);
+            self.tree.emit(&mut self.view, to_data, pos + 1);
             self.view.mark = pos + 1;
         }
     }
@@ -1745,9 +1818,7 @@ impl Guard {
             return;
         };
         let h = hash(name);
-        if self.tree.current() == Ns::Html
-            && (tag::VOID.contains(&h) || text_adjustment(h).is_some())
-        {
+        if self.tree.current() == Ns::Html && (tag::is_void(h) || text_adjustment(h).is_some()) {
             self.release_hold(out, pieces);
             return;
         }

@@ -99,7 +99,7 @@ use lol_html::{
     AsciiCompatibleEncoding, HtmlRewriter, MemorySettings, OutputSink, Settings, doc_text, element,
 };
 
-use guard::{Guard, Limits, Piece};
+use guard::{EndTag, Guard, Limits, Piece};
 pub use guard::{MAX_ATTRIBUTES, MAX_OPEN_ELEMENTS, MAX_TAG_BYTES};
 pub use tags::{Block, ctx, hint};
 use tags::{Closes, class_hints, classify, role_ctx};
@@ -322,6 +322,17 @@ struct State {
     index: u64,
     queue: VecDeque<Line>,
 
+    /// The tokenizer's open-element stack, one entry per element on it: the element's
+    /// serial number and whether it breaks lines when it is tracked (see
+    /// [`State::start_tag`]).
+    tokenizer_open: Vec<Option<(u32, bool)>>,
+    /// End tags the guard has seen the tokenizer read, in order; those before
+    /// `ends_done` are applied.
+    ends: Vec<EndTag>,
+    ends_done: usize,
+    /// End offset of the first end tag not yet applied (`u64::MAX`: none).
+    next_end: u64,
+
     /// The bytes being written to the tokenizer (the guard's output), shared with the
     /// [`Splitter`], so that names and values of tags inside them are read in place.
     window: Rc<RefCell<Vec<u8>>>,
@@ -338,8 +349,55 @@ impl State {
         self.max_seen = self.max_seen.max(end as u64);
     }
 
+    /// A start tag: its element is pushed on the tokenizer's open-element stack when it
+    /// can have content.
+    fn open_element(&mut self, el: &mut Element<'_, '_>) {
+        let tracked = self.start_tag(el);
+        if el.can_have_content() {
+            self.tokenizer_open.push(tracked);
+        }
+    }
+
+    /// Applies the end tags that end at or before `offset`, as `lol_html` would run the
+    /// end-tag handlers of the elements they close: nearest first, each with the end tag's
+    /// location.
+    // NOTE: the guard reads every end tag the tokenizer reads and follows its open-element
+    // stack, so the splitter registers no end-tag handlers, which would cost lol_html an end
+    // tag token and several allocations per element.
+    #[inline]
+    fn apply_ends(&mut self, offset: u64) {
+        if offset >= self.next_end {
+            self.apply_ends_to(offset);
+        }
+    }
+
+    /// Takes the end tags the guard has recorded.
+    fn take_ends(&mut self, guard: &mut Guard) {
+        guard.take_ends(&mut self.ends);
+        self.next_end = self.ends.get(self.ends_done).map_or(u64::MAX, |e| e.end);
+    }
+
+    fn apply_ends_to(&mut self, offset: u64) {
+        while let Some(&end) = self.ends.get(self.ends_done) {
+            if end.end > offset {
+                self.next_end = end.end;
+                return;
+            }
+            self.ends_done += 1;
+            while self.tokenizer_open.len() > end.depth {
+                if let Some(Some((id, breaks))) = self.tokenizer_open.pop() {
+                    self.end_tag(id, breaks, end.start as usize..end.end as usize);
+                }
+            }
+        }
+        self.ends.clear();
+        self.ends_done = 0;
+        self.next_end = u64::MAX;
+    }
+
     fn start_tag(&mut self, el: &mut Element<'_, '_>) -> Option<(u32, bool)> {
         let loc = el.source_location().bytes();
+        self.apply_ends(loc.start as u64);
         self.see(loc.end);
         self.last_token_end = loc.end as u64;
         self.node_decoded = 0;
@@ -541,7 +599,9 @@ impl State {
     }
 
     fn text(&mut self, chunk: &TextChunk<'_>) {
-        self.see(chunk.source_location().bytes().end);
+        let loc = chunk.source_location().bytes();
+        self.apply_ends(loc.start as u64);
+        self.see(loc.end);
         if self.in_fill {
             return;
         }
@@ -810,6 +870,7 @@ impl State {
     /// The bytes from `at` on stand for a construct the guard cut or a start tag it
     /// dropped; `breaks` when that tag would have ended the line.
     fn fill_start(&mut self, at: u64, breaks: bool) {
+        self.apply_ends(at);
         self.flush_carry();
         if breaks {
             self.break_at(at);
@@ -819,6 +880,7 @@ impl State {
 
     /// The fill ends at `at`: a new text node starts there.
     fn fill_end(&mut self, at: u64) {
+        self.apply_ends(at);
         self.in_fill = false;
         self.max_seen = self.max_seen.max(at);
         self.last_token_end = self.last_token_end.max(at);
@@ -827,6 +889,7 @@ impl State {
     }
 
     fn finish(&mut self, total: u64) {
+        self.apply_ends(u64::MAX);
         self.flush_carry();
         self.max_seen = total;
         self.break_at(total);
@@ -1023,6 +1086,7 @@ impl Splitter {
         Splitter {
             state: Rc::new(RefCell::new(State {
                 window: Rc::clone(&out),
+                next_end: u64::MAX,
                 ..State::default()
             })),
             stage: Stage::Sniffing(Vec::new()),
@@ -1103,6 +1167,7 @@ impl Splitter {
                     out.clear();
                     guard.scan(&bytes, &mut out, &mut pieces);
                     guard.finish(&mut out, &mut pieces);
+                    self.state.borrow_mut().take_ends(&mut guard);
                 }
                 drive(&mut rewriter, &self.state, &self.out, &pieces)?;
                 rewriter.end().map_err(tokenizer_error)?;
@@ -1207,6 +1272,7 @@ impl Splitter {
                 let mut out = self.out.borrow_mut();
                 out.clear();
                 guard.scan(piece, &mut out, pieces);
+                self.state.borrow_mut().take_ends(guard);
             }
             if let Err(e) = drive(rewriter, &self.state, &self.out, pieces) {
                 self.stage = Stage::Failed;
@@ -1258,6 +1324,8 @@ fn drive(
             Piece::FillEnd { at } => state.borrow_mut().fill_end(*at),
         }
     }
+    // Every end tag in these bytes has been read by the tokenizer.
+    state.borrow_mut().apply_ends(u64::MAX);
     Ok(())
 }
 
@@ -1297,17 +1365,7 @@ fn build_rewriter(
         .with_adjust_charset_on_meta_tag(adjust_charset)
         .with_memory_settings(MemorySettings::new().with_max_allowed_memory_usage(TOKENIZER_MEMORY))
         .append_element_content_handler(element!("*", move |el| {
-            let pushed = on_element.borrow_mut().start_tag(el);
-            if let Some((id, breaks)) = pushed {
-                if let Some(handlers) = el.end_tag_handlers() {
-                    let st = Rc::clone(&on_element);
-                    handlers.push(Box::new(move |end| {
-                        st.borrow_mut()
-                            .end_tag(id, breaks, end.source_location().bytes());
-                        Ok(())
-                    }));
-                }
-            }
+            on_element.borrow_mut().open_element(el);
             Ok(())
         }))
         .append_document_content_handler(doc_text!(move |t| {

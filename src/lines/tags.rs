@@ -537,10 +537,37 @@ const HINT_TABLE: [(u128, u16); HINT_SLOTS] = {
     t
 };
 
+/// For each word length, the first and the last letters of the keywords of that length, as
+/// bit `(b | 0x20) & 31` of a mask (a letter of either case sets its own bit).
+const ENDS_BY_LEN: [(u32, u32); MAX_HINT_WORD + 1] = {
+    let mut t = [(0u32, 0u32); MAX_HINT_WORD + 1];
+    let mut g = 0;
+    while g < HINT_WORDS.len() {
+        let words = HINT_WORDS[g].1;
+        let mut w = 0;
+        while w < words.len() {
+            let word = words[w];
+            let n = word.len();
+            t[n].0 |= 1 << ((word[0] | 0x20) & 31);
+            t[n].1 |= 1 << ((word[n - 1] | 0x20) & 31);
+            w += 1;
+        }
+        g += 1;
+    }
+    t
+};
+
 /// The hint bit of one word (letters and digits), in any case.
 #[inline]
 fn word_hint(word: &[u8]) -> u16 {
     if word.is_empty() || word.len() > MAX_HINT_WORD {
+        return 0;
+    }
+    // NOTE: most words of a class value are no keyword; their length and first and last
+    // letters rule them out before the key is built and the table probed.
+    let letter = |b: u8| 1u32 << ((b | 0x20) & 31);
+    let (first, last) = ENDS_BY_LEN[word.len()];
+    if first & letter(word[0]) == 0 || last & letter(word[word.len() - 1]) == 0 {
         return 0;
     }
     let mut buf = [0u8; MAX_HINT_WORD];
