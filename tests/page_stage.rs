@@ -110,12 +110,9 @@ fn paths_csv() -> std::path::PathBuf {
     train_csv("paths.csv")
 }
 
-fn small_params() -> (TrainParams, StackParams) {
-    small_stack_params(2, true)
-}
-
-#[test]
-fn a_page_stage_trains_deterministically_and_survives_save_and_load() {
+/// The density column of `paths.csv` for the first stage, and the second stage's inputs
+/// (density and text length, with the lines' paths).
+fn paths_data() -> (train::Dataset, StageInputs) {
     let path = paths_csv();
     let data = read_labelled_csv(&path, Some(&["density".into()])).unwrap();
     let all = read_labelled_csv(&path, None).unwrap();
@@ -124,6 +121,16 @@ fn a_page_stage_trains_deterministically_and_survives_save_and_load() {
         .unwrap()
         .with_paths(paths)
         .unwrap();
+    (data, inputs)
+}
+
+fn small_params() -> (TrainParams, StackParams) {
+    small_stack_params(2, true)
+}
+
+#[test]
+fn a_page_stage_trains_deterministically_and_survives_save_and_load() {
+    let (data, inputs) = paths_data();
     let (params, stack_params) = small_params();
     let rows: Vec<usize> = (0..data.len()).collect();
     let (model, _) =
@@ -189,14 +196,7 @@ fn a_page_stage_without_paths_is_a_clear_training_error() {
 
 #[test]
 fn a_second_stage_that_cannot_take_site_weights_fails_before_training() {
-    let path = paths_csv();
-    let data = read_labelled_csv(&path, Some(&["density".into()])).unwrap();
-    let all = read_labelled_csv(&path, None).unwrap();
-    let paths = read_paths(&path).unwrap().expect("the CSV has paths");
-    let inputs = StageInputs::of(&all, &["density".into(), "ln_text_bytes".into()])
-        .unwrap()
-        .with_paths(paths)
-        .unwrap();
+    let (data, inputs) = paths_data();
     let (params, mut stack_params) = small_params();
     stack_params.model = mainline::train::ModelType::Logistic;
     let rows: Vec<usize> = (0..data.len()).collect();

@@ -849,9 +849,10 @@ enum Ns {
     MathMl,
 }
 
-/// Hashes the name keys, which are already hashes, with one multiplication.
+/// Hashes keys that are already well spread (name hashes, serial numbers) with one
+/// multiplication.
 #[derive(Debug, Default)]
-struct KeyHasher(u64);
+pub(crate) struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     fn finish(&self) -> u64 {
@@ -866,6 +867,10 @@ impl Hasher for KeyHasher {
 
     fn write_u64(&mut self, key: u64) {
         self.0 = key.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    fn write_u32(&mut self, key: u32) {
+        self.write_u64(u64::from(key));
     }
 }
 

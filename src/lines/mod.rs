@@ -99,6 +99,7 @@ use lol_html::{
     AsciiCompatibleEncoding, HtmlRewriter, MemorySettings, OutputSink, Settings, doc_text, element,
 };
 
+pub(crate) use guard::KeyHasher;
 use guard::{EndTag, Guard, Limits, Piece};
 pub use guard::{MAX_ATTRIBUTES, MAX_OPEN_ELEMENTS, MAX_TAG_BYTES};
 pub use tags::{Block, ctx, hint};

@@ -148,26 +148,6 @@ impl Agg {
     }
 }
 
-/// Hashes element serial numbers with one multiplication.
-#[derive(Debug, Default)]
-struct SerialHasher(u64);
-
-impl std::hash::Hasher for SerialHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-
-    fn write_u32(&mut self, key: u32) {
-        self.0 = u64::from(key).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-}
-
 /// Marks a missing element in the dense paths of [`append`].
 const NONE: u32 = u32::MAX;
 
@@ -228,7 +208,7 @@ pub(crate) fn append(
     let mut index: std::collections::HashMap<
         u32,
         u32,
-        std::hash::BuildHasherDefault<SerialHasher>,
+        std::hash::BuildHasherDefault<crate::lines::KeyHasher>,
     > = Default::default();
     let mut serials: Vec<u32> = Vec::new();
     let mut aggs: Vec<Agg> = Vec::new();
