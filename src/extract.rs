@@ -71,10 +71,11 @@ pub trait Scorer: Send + Sync {
         false
     }
 
-    /// For a page-level second stage: blocks of fewer lines are decided by
-    /// [`Scorer::decide`] alone ([`stack::Stage2::min_block_lines`]). Default: 0.
-    fn page_min_lines(&self) -> usize {
-        0
+    /// For a page-level second stage: whether a block of `lines` lines is decided by
+    /// [`Scorer::decide`] alone ([`stack::Stage2::first_stage_only`]). Default: no.
+    fn first_stage_only(&self, lines: usize) -> bool {
+        let _ = lines;
+        false
     }
 
     /// For a two-stage scorer: fills `out` with the line's first-stage features that the
@@ -264,12 +265,11 @@ impl Scorer for ModelScorer {
         self.model.stack.as_ref().is_some_and(|s| s.page)
     }
 
-    fn page_min_lines(&self) -> usize {
+    fn first_stage_only(&self, lines: usize) -> bool {
         self.model
             .stack
             .as_ref()
-            .filter(|s| s.page)
-            .map_or(0, |s| s.min_block_lines)
+            .is_some_and(|s| s.first_stage_only(lines))
     }
 
     fn stage2_inputs(&self, row: &[f32], out: &mut Vec<f32>) -> f32 {
@@ -282,13 +282,7 @@ impl Scorer for ModelScorer {
         let (Some(s2), Some(kernel)) = (&self.model.stack, &self.stage2) else {
             unreachable!("decide_stage2 is only called on two-stage models")
         };
-        assert_eq!(
-            row.len(),
-            s2.features.len(),
-            "row has {} values, the second stage reads {} inputs",
-            row.len(),
-            s2.features.len()
-        );
+        s2.check_row(row);
         // The same bits as `Stage2::score`, which training uses.
         let score = kernel.score_alone(row);
         (score, score >= s2.threshold)
@@ -489,7 +483,7 @@ impl Extractor {
         if p.lines.is_empty() {
             return;
         }
-        if p.lines.len() < self.scorer.page_min_lines() {
+        if self.scorer.first_stage_only(p.lines.len()) {
             for (((line, features), &score), &keep) in
                 p.lines.drain(..).zip(&p.scores).zip(&p.keeps)
             {

@@ -305,7 +305,7 @@ impl<T> Window<T> {
         }
         row.push(if wt > 0.0 { ws / wt } else { slot.score });
         let kf = k.max(1) as f32;
-        row.push(self.past.len().min(k) as f32 / kf);
+        row.push(n_before as f32 / kf);
         row.push(after.len() as f32 / kf);
         row.push(if self.emitted == 0 {
             0.5
@@ -375,7 +375,7 @@ impl Stage2 {
 
     /// Number of inputs before the copied first-stage features.
     pub fn n_computed(&self) -> usize {
-        window_names(self.lookahead).len() + if self.page { page::names().len() } else { 0 }
+        window_names(self.lookahead).len() + if self.page { page::N_INPUTS } else { 0 }
     }
 
     /// Probability that the line is content, from its [`input_names`] row.
@@ -384,6 +384,12 @@ impl Stage2 {
     /// If `row.len()` differs from the number of inputs.
     #[inline]
     pub fn score(&self, row: &[f32]) -> f32 {
+        self.check_row(row);
+        crate::model::score_with(&self.kind, &self.scaler, row)
+    }
+
+    /// Panics unless `row` has one value per input.
+    pub(crate) fn check_row(&self, row: &[f32]) {
         assert_eq!(
             row.len(),
             self.features.len(),
@@ -391,6 +397,5 @@ impl Stage2 {
             row.len(),
             self.features.len()
         );
-        crate::model::score_with(&self.kind, &self.scaler, row)
     }
 }

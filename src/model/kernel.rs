@@ -23,23 +23,66 @@ const BLOCK: usize = 4;
 #[repr(C, align(32))]
 struct Group([f32; GROUP]);
 
+/// Consecutive blocks of `G` groups of outputs, input-major: entry `b * inputs + i` of
+/// `weights` holds the weights of input `i` for the outputs of block `b`.
+#[derive(Debug, Clone, PartialEq)]
+struct Blocks<const G: usize> {
+    weights: Vec<[Group; G]>,
+    bias: Vec<[Group; G]>,
+}
+
+impl<const G: usize> Blocks<G> {
+    /// `count` blocks of `layer`, the first starting at output `first`.
+    fn lay_out(layer: &Layer, first: usize, count: usize) -> Self {
+        let inputs = layer.inputs();
+        let group_of =
+            |first: usize, f: &dyn Fn(usize) -> f32| Group(std::array::from_fn(|k| f(first + k)));
+        let mut weights = Vec::with_capacity(count * inputs);
+        let mut bias = Vec::with_capacity(count);
+        for b in 0..count {
+            let start = |g: usize| first + (b * G + g) * GROUP;
+            for i in 0..inputs {
+                weights.push(std::array::from_fn(|g| {
+                    group_of(start(g), &|o| layer.weights[o * inputs + i])
+                }));
+            }
+            bias.push(std::array::from_fn(|g| {
+                group_of(start(g), &|o| layer.bias[o])
+            }));
+        }
+        Blocks { weights, bias }
+    }
+
+    /// Number of outputs.
+    fn outputs(&self) -> usize {
+        self.bias.len() * G * GROUP
+    }
+
+    /// Writes the sums of the outputs, in order, to the start of `out`.
+    #[inline(always)]
+    fn forward(&self, input: &[f32], out: &mut [f32]) {
+        let mut o = 0;
+        for (w, bias) in self.weights.chunks_exact(input.len()).zip(&self.bias) {
+            for g in block(w, bias, input) {
+                out[o..o + GROUP].copy_from_slice(&g.0);
+                o += GROUP;
+            }
+        }
+    }
+}
+
 /// One layer, input-major.
 #[derive(Debug, Clone, PartialEq)]
 struct Dense {
     inputs: usize,
     outputs: usize,
     activation: Activation,
-    /// Blocks of `BLOCK × GROUP` outputs: entry `b * inputs + i` holds the weights of
-    /// input `i` for the outputs of block `b`.
-    wide: Vec<[Group; BLOCK]>,
-    wide_bias: Vec<[Group; BLOCK]>,
-    /// Then a pair of groups (16 outputs), if two whole groups follow, laid out the same
-    /// way.
-    pair: Vec<[Group; 2]>,
-    pair_bias: Vec<[Group; 2]>,
-    /// The following whole group of outputs, if any, laid out the same way.
-    narrow: Vec<[Group; 1]>,
-    narrow_bias: Vec<[Group; 1]>,
+    /// Blocks of `BLOCK × GROUP` outputs.
+    wide: Blocks<BLOCK>,
+    /// Then a pair of groups (16 outputs), if two whole groups follow.
+    pair: Blocks<2>,
+    /// Then one whole group of outputs, if one follows.
+    narrow: Blocks<1>,
     /// The last outputs (fewer than a group), row-major as in [`Layer::weights`].
     rest: Vec<f32>,
     rest_bias: Vec<f32>,
@@ -48,54 +91,19 @@ struct Dense {
 impl Dense {
     fn new(layer: &Layer) -> Self {
         let (inputs, outputs) = (layer.inputs(), layer.outputs());
-        let w = |o: usize, i: usize| layer.weights[o * inputs + i];
         let n_wide = outputs / (BLOCK * GROUP);
         let groups_left = (outputs - n_wide * BLOCK * GROUP) / GROUP;
-        let (n_pair, n_narrow) = (groups_left / 2, groups_left % 2);
-        let first_rest = (n_wide * BLOCK + 2 * n_pair + n_narrow) * GROUP;
-        let group_of =
-            |first: usize, f: &dyn Fn(usize) -> f32| Group(std::array::from_fn(|k| f(first + k)));
-        let mut wide = Vec::with_capacity(n_wide * inputs);
-        let mut wide_bias = Vec::with_capacity(n_wide);
-        for b in 0..n_wide {
-            let first = |g: usize| (b * BLOCK + g) * GROUP;
-            for i in 0..inputs {
-                wide.push(std::array::from_fn(|g| group_of(first(g), &|o| w(o, i))));
-            }
-            wide_bias.push(std::array::from_fn(|g| {
-                group_of(first(g), &|o| layer.bias[o])
-            }));
-        }
-        let mut pair = Vec::with_capacity(n_pair * inputs);
-        let mut pair_bias = Vec::with_capacity(n_pair);
-        for p in 0..n_pair {
-            let first = |g: usize| (n_wide * BLOCK + 2 * p + g) * GROUP;
-            for i in 0..inputs {
-                pair.push(std::array::from_fn(|g| group_of(first(g), &|o| w(o, i))));
-            }
-            pair_bias.push(std::array::from_fn(|g| {
-                group_of(first(g), &|o| layer.bias[o])
-            }));
-        }
-        let mut narrow = Vec::with_capacity(n_narrow * inputs);
-        let mut narrow_bias = Vec::with_capacity(n_narrow);
-        for g in 0..n_narrow {
-            let first = (n_wide * BLOCK + 2 * n_pair + g) * GROUP;
-            for i in 0..inputs {
-                narrow.push([group_of(first, &|o| w(o, i))]);
-            }
-            narrow_bias.push([group_of(first, &|o| layer.bias[o])]);
-        }
+        let wide = Blocks::lay_out(layer, 0, n_wide);
+        let pair = Blocks::lay_out(layer, wide.outputs(), groups_left / 2);
+        let narrow = Blocks::lay_out(layer, wide.outputs() + pair.outputs(), groups_left % 2);
+        let first_rest = wide.outputs() + pair.outputs() + narrow.outputs();
         Dense {
             inputs,
             outputs,
             activation: layer.activation,
             wide,
-            wide_bias,
             pair,
-            pair_bias,
             narrow,
-            narrow_bias,
             rest: layer.weights[first_rest * inputs..].to_vec(),
             rest_bias: layer.bias[first_rest..].to_vec(),
         }
@@ -103,34 +111,24 @@ impl Dense {
 
     /// `out = activation(W · input + bias)`; `input` has `inputs` values, `out` `outputs`.
     fn forward(&self, input: &[f32], out: &mut [f32]) {
-        let n = self.inputs;
-        let input = &input[..n];
+        let input = &input[..self.inputs];
         let out = &mut out[..self.outputs];
-        let mut o = 0;
-        for (w, bias) in self.wide.chunks_exact(n).zip(&self.wide_bias) {
-            for g in block(w, bias, input) {
-                out[o..o + GROUP].copy_from_slice(&g.0);
-                o += GROUP;
-            }
-        }
-        for (w, bias) in self.pair.chunks_exact(n).zip(&self.pair_bias) {
-            for g in block(w, bias, input) {
-                out[o..o + GROUP].copy_from_slice(&g.0);
-                o += GROUP;
-            }
-        }
-        for (w, bias) in self.narrow.chunks_exact(n).zip(&self.narrow_bias) {
-            let [g] = block(w, bias, input);
-            out[o..o + GROUP].copy_from_slice(&g.0);
-            o += GROUP;
-        }
-        for (w, &bias) in self.rest.chunks_exact(n).zip(&self.rest_bias) {
+        let (wide, out_rest) = out.split_at_mut(self.wide.outputs());
+        self.wide.forward(input, wide);
+        let (pair, out_rest) = out_rest.split_at_mut(self.pair.outputs());
+        self.pair.forward(input, pair);
+        let (narrow, out_rest) = out_rest.split_at_mut(self.narrow.outputs());
+        self.narrow.forward(input, narrow);
+        for ((o, w), &bias) in out_rest
+            .iter_mut()
+            .zip(self.rest.chunks_exact(self.inputs))
+            .zip(&self.rest_bias)
+        {
             let mut s = bias;
             for (w, x) in w.iter().zip(input) {
                 s += w * x;
             }
-            out[o] = s;
-            o += 1;
+            *o = s;
         }
         activate(self.activation, out);
     }
