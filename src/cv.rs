@@ -179,6 +179,11 @@ pub struct CvData {
     pub pages: Vec<CvPage>,
     /// Each line's enclosing elements, when the CSV has a `path` column.
     pub paths: Option<Vec<[u32; crate::lines::PATH_LEVELS]>>,
+    /// Each line's [`crate::stack::page::signature`], when the CSV has a `sig` column.
+    pub sigs: Option<Vec<crate::stack::page::Signature>>,
+    /// Whether each line's page aligned well with its gold text, when the CSV has an
+    /// `aligned` column.
+    pub aligned: Option<Vec<bool>>,
 }
 
 /// One page of [`CvData`].
@@ -259,11 +264,15 @@ impl CvData {
             }
         }
         let paths = train::read_paths(csv)?;
+        let sigs = train::read_signatures(csv)?;
+        let aligned = train::read_aligned(csv)?;
         Ok(CvData {
             data,
             texts,
             pages,
             paths,
+            sigs,
+            aligned,
         })
     }
 }
@@ -340,6 +349,9 @@ pub struct CvOptions {
     pub params: TrainParams,
     /// Second-stage parameters of stacked recipes (the lookahead comes from each recipe).
     pub stack: train::StackParams,
+    /// Whether the pages that aligned poorly with their gold text ([`CvData::aligned`])
+    /// are left out of training; they are still scored.
+    pub skip_poorly_aligned: bool,
 }
 
 /// Cross-validates `recipes` on `cv`, calling `progress` with a message after each training.
@@ -360,6 +372,15 @@ pub fn cross_validate(
             row_fold[r] = page_fold[p];
         }
     }
+    if options.skip_poorly_aligned && cv.aligned.is_none() {
+        return Err(Error::Other(
+            "leaving poorly aligned pages out of training needs the CSV's \"aligned\" column; \
+             write it again with this build's mainline label"
+                .into(),
+        ));
+    }
+    let trainable =
+        |r: usize| !options.skip_poorly_aligned || cv.aligned.as_ref().is_none_or(|a| a[r]);
     let mut results = Vec::new();
     for recipe in recipes {
         let columns = recipe.columns();
@@ -390,8 +411,13 @@ pub fn cross_validate(
                 let base = match stack {
                     Some(_) => {
                         let inputs = train::StageInputs::of(&cv.data, &options.stack.base)?;
-                        match (&cv.paths, page) {
-                            (Some(paths), true) => Some(inputs.with_paths(paths.clone())?),
+                        match (&cv.paths, &cv.sigs, page) {
+                            (Some(paths), Some(sigs), true) if options.stack.repeats => Some(
+                                inputs
+                                    .with_paths(paths.clone())?
+                                    .with_signatures(sigs.clone())?,
+                            ),
+                            (Some(paths), _, true) => Some(inputs.with_paths(paths.clone())?),
                             _ => Some(inputs),
                         }
                     }
@@ -405,8 +431,9 @@ pub fn cross_validate(
                     docs: cv.data.docs.clone(),
                 };
                 for fold in 0..options.folds {
-                    let train_all: Vec<usize> =
-                        (0..sub.len()).filter(|&r| row_fold[r] != fold).collect();
+                    let train_all: Vec<usize> = (0..sub.len())
+                        .filter(|&r| row_fold[r] != fold && trainable(r))
+                        .collect();
                     let test: Vec<usize> =
                         (0..sub.len()).filter(|&r| row_fold[r] == fold).collect();
                     if test.is_empty() {

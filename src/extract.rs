@@ -71,6 +71,12 @@ pub trait Scorer: Send + Sync {
         false
     }
 
+    /// With [`Scorer::page_stage`]: whether the second stage also reads the inputs of the
+    /// lines' signatures ([`stack::Stage2::repeats`]). Default: no.
+    fn repeats(&self) -> bool {
+        false
+    }
+
     /// For a page-level second stage: whether a block of `lines` lines is decided by
     /// [`Scorer::decide`] alone ([`stack::Stage2::first_stage_only`]). Default: no.
     fn first_stage_only(&self, lines: usize) -> bool {
@@ -265,6 +271,13 @@ impl Scorer for ModelScorer {
         self.model.stack.as_ref().is_some_and(|s| s.page)
     }
 
+    fn repeats(&self) -> bool {
+        self.model
+            .stack
+            .as_ref()
+            .is_some_and(|s| s.page && s.repeats)
+    }
+
     fn first_stage_only(&self, lines: usize) -> bool {
         self.model
             .stack
@@ -348,7 +361,7 @@ impl Extractor {
         let lookahead = scorer.lookahead().min(stack::MAX_LOOKAHEAD);
         let paged = scorer.two_stage() && scorer.page_stage();
         let window = (scorer.two_stage() && !paged).then(|| Window::new(lookahead));
-        let page = paged.then(|| PageBlock::new(lookahead));
+        let page = paged.then(|| PageBlock::new(lookahead, scorer.repeats()));
         Extractor {
             splitter: Splitter::new(),
             scorer,
@@ -503,6 +516,7 @@ impl Extractor {
             &p.scores,
             &p.weights,
             &p.paths,
+            p.repeats.then_some(&p.sigs[..]),
             nb,
             &mut |i, row| row.extend_from_slice(&p.base[i * nb..(i + 1) * nb]),
         );
@@ -548,13 +562,18 @@ struct PageBlock {
     keeps: Vec<bool>,
     weights: Vec<f32>,
     paths: Vec<[u32; crate::lines::PATH_LEVELS]>,
+    /// Whether the stage reads the lines' signatures, and the signatures (empty otherwise).
+    repeats: bool,
+    sigs: Vec<stack::page::Signature>,
     /// The copied first-stage features of each line, one after the other.
     base: Vec<f32>,
 }
 
 impl PageBlock {
-    fn new(lookahead: usize) -> Self {
+    fn new(lookahead: usize, repeats: bool) -> Self {
         PageBlock {
+            repeats,
+            sigs: Vec::new(),
             lookahead,
             blocks: stack::page::Blocks::new(),
             lines: Vec::new(),
@@ -579,6 +598,9 @@ impl PageBlock {
         self.keeps.push(keep);
         self.weights.push(weight);
         self.paths.push(line.path);
+        if self.repeats {
+            self.sigs.push(stack::page::signature(&line));
+        }
         self.base.extend_from_slice(base);
         self.lines.push((line, features));
         self.blocks.push(weight)
@@ -590,6 +612,7 @@ impl PageBlock {
         self.keeps.clear();
         self.weights.clear();
         self.paths.clear();
+        self.sigs.clear();
         self.base.clear();
     }
 }

@@ -39,7 +39,7 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-pub use page::{format_path, parse_path};
+pub use page::{format_path, format_signature, parse_path, parse_signature};
 
 use crate::model::{ModelKind, Scaler};
 
@@ -110,8 +110,17 @@ pub fn input_names(k: usize, base: &[&str]) -> Vec<String> {
 /// Names of the inputs of a page-level second stage: [`window_names`], the page inputs
 /// ([`page::names`]), then each of `base` prefixed with [`LINE_PREFIX`].
 pub fn page_input_names(k: usize, base: &[&str]) -> Vec<String> {
+    page_input_names_with(k, false, base)
+}
+
+/// [`page_input_names`], with `repeats` the [`page::repeat_names`] after the page inputs
+/// (see [`Stage2::repeats`]).
+pub fn page_input_names_with(k: usize, repeats: bool, base: &[&str]) -> Vec<String> {
     let mut names = window_names(k);
     names.extend(page::names());
+    if repeats {
+        names.extend(page::repeat_names());
+    }
     names.extend(base.iter().map(|s| format!("{LINE_PREFIX}{s}")));
     names
 }
@@ -120,17 +129,23 @@ pub fn page_input_names(k: usize, base: &[&str]) -> Vec<String> {
 /// a page (see [`page::Blocks`]): the score window of `lookahead` lines run over the block,
 /// the page inputs of the block, then the `base_len` copied features `base(i, row)`
 /// appends for line `i`. `scores`, `weights` (`ln(1 + text bytes)`) and `paths` have one entry per line.
+/// With the lines' `sigs` ([`page::signature`]), the [`page::repeat_names`] inputs follow
+/// the page inputs ([`page_input_names_with`]).
+///
+/// # Panics
+/// When the slices differ in length.
 pub fn block_rows(
     lookahead: usize,
     scores: &[f32],
     weights: &[f32],
     paths: &[[u32; crate::lines::PATH_LEVELS]],
+    sigs: Option<&[page::Signature]>,
     base_len: usize,
     base: &mut dyn FnMut(usize, &mut Vec<f32>),
 ) -> Vec<Vec<f32>> {
     let mut rows: Vec<Vec<f32>> = Vec::with_capacity(scores.len());
     let mut w = Window::new(lookahead);
-    w.extra = page::N_INPUTS + base_len;
+    w.extra = page::N_INPUTS + sigs.map_or(0, |_| page::N_REPEAT_INPUTS) + base_len;
     for (i, (&s, &wt)) in scores.iter().zip(weights).enumerate() {
         w.push(i, s, wt, &[]);
         while let Some((_, row)) = w.pop() {
@@ -141,7 +156,7 @@ pub fn block_rows(
     while let Some((_, row)) = w.pop() {
         rows.push(row);
     }
-    page::append(scores, weights, paths, &mut rows);
+    page::append(scores, weights, paths, sigs, &mut rows);
     for (i, row) in rows.iter_mut().enumerate() {
         base(i, row);
     }
@@ -349,6 +364,12 @@ pub struct Stage2 {
     /// files without the field mean): every block goes through the second stage.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub min_block_lines: usize,
+    /// With `page`: whether the page inputs are followed by those of the lines'
+    /// [`page::signature`]s ([`page::repeat_names`]): scores pooled over the lines repeated
+    /// alongside the line, and over the lines of the same text. False (the default, and
+    /// what files without the field mean): the page inputs alone.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub repeats: bool,
     /// Names of the inputs: [`window_names`] of `lookahead`, then (with `page`)
     /// [`page::names`], then the first-stage features copied, each prefixed with
     /// [`LINE_PREFIX`]; checked when the model is read.
@@ -375,7 +396,12 @@ impl Stage2 {
 
     /// Number of inputs before the copied first-stage features.
     pub fn n_computed(&self) -> usize {
-        window_names(self.lookahead).len() + if self.page { page::N_INPUTS } else { 0 }
+        window_names(self.lookahead).len()
+            + match (self.page, self.repeats) {
+                (true, true) => page::N_INPUTS + page::N_REPEAT_INPUTS,
+                (true, false) => page::N_INPUTS,
+                (false, _) => 0,
+            }
     }
 
     /// Probability that the line is content, from its [`input_names`] row.

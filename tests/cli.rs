@@ -282,12 +282,21 @@ fn lines_writes_the_feature_table_with_an_empty_label_column() {
     let out = stdout_of(&["lines", sample("table-layout.html").to_str().unwrap()]);
     let mut reader = csv::Reader::from_reader(out.as_bytes());
     let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
-    assert_eq!(&header[..5], ["doc", "group", "line", "label", "path"]);
-    assert_eq!(&header[5..header.len() - 1], mainline::features::names());
+    assert_eq!(
+        &header[..7],
+        ["doc", "group", "line", "label", "path", "sig", "aligned"]
+    );
+    assert_eq!(&header[7..header.len() - 1], mainline::features::names());
     assert_eq!(header.last().unwrap(), "text");
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert!(rows.len() >= 8);
-    assert!(rows.iter().all(|r| r[3].is_empty()));
+    assert!(rows.iter().all(|r| r[3].is_empty() && r[6].is_empty()));
+    // Every line has a signature; the menu items share theirs.
+    let sigs: Vec<_> = rows
+        .iter()
+        .map(|r| mainline::stack::parse_signature(&r[5]).expect("a signature"))
+        .collect();
+    assert!(sigs.windows(2).any(|w| w[0][..2] == w[1][..2]));
     // Every line lists its enclosing elements, and lines share some of them.
     let paths: Vec<_> = rows
         .iter()
@@ -499,10 +508,12 @@ fn label_aligns_a_page_with_its_gold_text() {
     let mut reader = csv::Reader::from_reader(out.as_slice());
     let header = reader.headers().unwrap().clone();
     let text_col = header.iter().position(|h| h == "text").unwrap();
+    let aligned_col = header.iter().position(|h| h == "aligned").unwrap();
     let mut content = Vec::new();
     let mut other = Vec::new();
     for r in reader.records() {
         let r = r.unwrap();
+        assert_eq!(&r[aligned_col], "1", "the page aligns well");
         if &r[3] == "1" {
             content.push(r[text_col].to_string())
         } else {

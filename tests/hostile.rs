@@ -671,8 +671,9 @@ fn labelled_csv_files_with_bad_rows() {
     };
     let mut bad_label = rows.clone();
     bad_label[2][3] = "maybe".into();
+    let first_feature = header.iter().position(|h| h == "density").unwrap();
     let mut bad_value = rows.clone();
-    bad_value[1][5] = "abc".into();
+    bad_value[1][first_feature] = "abc".into();
     let mut short = rows.clone();
     short[3].truncate(6);
     let cases = [
@@ -684,7 +685,7 @@ fn labelled_csv_files_with_bad_rows() {
             write_csv("value.csv", &bad_value),
             format!(
                 "row 1 (line 2), column \"{}\": \"abc\" is not a number",
-                header[5]
+                header[first_feature]
             ),
         ),
         (

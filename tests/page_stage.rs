@@ -238,15 +238,18 @@ fn short_blocks_are_decided_by_the_first_stage_alone() {
 
 #[test]
 fn the_streaming_extractor_decides_like_training_does() {
-    for (name, min_block_lines) in [
-        ("article.html", 0),
-        ("table-layout.html", 0),
-        ("entities.html", 0),
-        ("article.html", 8),
-        ("entities.html", 8),
+    for (name, min_block_lines, repeats) in [
+        ("article.html", 0, false),
+        ("table-layout.html", 0, false),
+        ("entities.html", 0, false),
+        ("article.html", 8, false),
+        ("entities.html", 8, false),
+        ("article.html", 0, true),
+        ("table-layout.html", 0, true),
+        ("entities.html", 8, true),
     ] {
         let html = std::fs::read(common::sample(name)).unwrap();
-        let mut model = hand_made(4);
+        let mut model = common::hand_made_two_stage_with(4, true, repeats);
         model.stack.as_mut().unwrap().min_block_lines = min_block_lines;
         let scorer = Arc::new(ModelScorer::new(model.clone()).unwrap());
         let decisions = decide_in(&html, 4096, scorer);
@@ -279,16 +282,97 @@ fn the_streaming_extractor_decides_like_training_does() {
             .iter()
             .map(|d| stack::parse_path(&stack::format_path(&d.line.path)).unwrap())
             .collect();
+        // And so do the signatures.
+        let sigs = decisions
+            .iter()
+            .map(|d| stack::parse_signature(&stack::format_signature(&page::signature(&d.line))))
+            .collect::<Option<Vec<_>>>()
+            .unwrap();
         let inputs = StageInputs::of(&full, &["density".into(), "ln_text_bytes".into()])
             .unwrap()
             .with_paths(paths)
+            .unwrap()
+            .with_signatures(sigs)
             .unwrap();
         let rows: Vec<usize> = (0..n).collect();
         let batch = decide_stacked(&model, &stage1, &inputs, &rows);
         let streamed: Vec<bool> = decisions.iter().map(|d| d.keep).collect();
         assert_eq!(
             streamed, batch,
-            "{name}, blocks of at least {min_block_lines} lines"
+            "{name}, blocks of at least {min_block_lines} lines, signatures {repeats}"
         );
+        // The scores too, bit for bit.
+        let s1 = train::stage1_scores(&model, &stage1, &rows);
+        let x2 = train::stage2_rows_with(&stage1, &inputs, &rows, &s1, 4, true, repeats);
+        let s2 = model.stack.as_ref().unwrap();
+        if min_block_lines == 0 {
+            for (d, r) in decisions.iter().zip(x2.outer_iter()) {
+                assert_eq!(d.score.to_bits(), s2.score(r.as_slice().unwrap()).to_bits());
+            }
+        }
     }
+}
+
+#[test]
+fn page_models_with_and_without_signature_inputs_read_their_own_rows() {
+    let html = std::fs::read(common::sample("article.html")).unwrap();
+    let old = hand_made(3);
+    let new = common::hand_made_two_stage_with(3, true, true);
+    let (s_old, s_new) = (old.stack.as_ref().unwrap(), new.stack.as_ref().unwrap());
+    // A stage without the field reads the page inputs alone, as files written before it.
+    assert!(!s_old.repeats);
+    assert_eq!(
+        s_old.features.len() + page::N_REPEAT_INPUTS,
+        s_new.features.len()
+    );
+    assert!(!old.to_json().contains("repeats"));
+    assert_eq!(Model::from_json(&old.to_json()).unwrap(), old);
+    assert_eq!(Model::from_json(&new.to_json()).unwrap(), new);
+    for m in [&old, &new] {
+        let d = decide_in(&html, 512, Arc::new(ModelScorer::new(m.clone()).unwrap()));
+        assert!(!d.is_empty());
+    }
+    // A file whose inputs do not match its flag is refused.
+    let mut mixed = new.clone();
+    mixed.stack.as_mut().unwrap().repeats = false;
+    assert!(mixed.validate().is_err());
+    let mut mixed = old.clone();
+    mixed.stack.as_mut().unwrap().repeats = true;
+    assert!(mixed.validate().is_err());
+}
+
+#[test]
+fn a_stage_with_signature_inputs_needs_the_signatures() {
+    let (data, inputs) = paths_data();
+    let (params, mut stack_params) = small_params();
+    stack_params.repeats = true;
+    let rows: Vec<usize> = (0..data.len()).collect();
+    let err = train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("\"sig\" column"), "{err}");
+    assert_eq!(train::read_signatures(&paths_csv()).unwrap(), None);
+}
+
+#[test]
+fn an_ensemble_of_second_stages_ships_as_one_wider_mlp() {
+    let (data, inputs) = paths_data();
+    let (params, mut stack_params) = small_params();
+    stack_params.ensemble = 2;
+    let rows: Vec<usize> = (0..data.len()).collect();
+    let (model, _) =
+        train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |_| {}).unwrap();
+    let s2 = model.stack.as_ref().unwrap();
+    let mainline::model::ModelKind::Mlp { layers } = &s2.kind else {
+        panic!("an MLP second stage")
+    };
+    assert_eq!(layers[0].outputs(), 2 * stack_params.hidden[0]);
+    assert_eq!(model.provenance.params["stack"]["ensemble"], 2);
+    assert_eq!(Model::from_json(&model.to_json()).unwrap(), model);
+    // Deeper second stages cannot be merged: refused before training.
+    stack_params.hidden = vec![4, 4];
+    let err = train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("one hidden layer"), "{err}");
 }

@@ -102,6 +102,12 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     site_lines: Option<usize>,
 
+    /// Leave the pages whose gold text aligned poorly with their lines (the CSV's `aligned`
+    /// column, from `mainline label`) out of training: their labels say little about what
+    /// the main content is. Cross-validation still scores them.
+    #[arg(long)]
+    skip_poorly_aligned: bool,
+
     /// MLP: Adam learning rate for cross-validation.
     #[arg(long, default_value_t = 1e-3)]
     learning_rate: f64,
@@ -197,6 +203,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .threshold_objective(args.threshold_objective)
                 .seed(args.seed),
             stack: args.stack.params(0)?,
+            skip_poorly_aligned: args.skip_poorly_aligned,
         };
         let started = Instant::now();
         let results = cv::cross_validate(&data, &recipes, &options, &mut |m| {
@@ -745,6 +752,18 @@ pub(crate) struct StackArgs {
     /// stage.
     #[arg(long, default_value_t = mainline::stack::page::MIN_BLOCK_LINES)]
     page_min_lines: usize,
+
+    /// Page-level second stages: also read the lines' signatures (the CSV's `sig`
+    /// column): first-stage scores pooled over the lines repeated alongside each line (the
+    /// cards of a grid, the rows of a list, the items of a menu) and over the lines of the
+    /// same text.
+    #[arg(long)]
+    repeats: bool,
+
+    /// Train this many second stages from different seeds and average their logits (MLPs
+    /// with one hidden layer; the model file holds them as one wider MLP).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    stack_ensemble: u32,
 }
 
 impl StackArgs {
@@ -758,6 +777,8 @@ impl StackArgs {
             base: stack_base(&self.stack_features)?,
             page: false,
             min_block_lines: self.page_min_lines,
+            repeats: self.repeats,
+            ensemble: self.stack_ensemble as usize,
         })
     }
 }

@@ -116,9 +116,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     if l.alignment.is_poor() {
                         poor.push((l.page.id.clone(), l.alignment.gold_coverage()));
                     }
+                    let aligned = Some(!l.alignment.is_poor());
                     for (d, &y) in l.decisions.iter().zip(&l.alignment.labels) {
-                        super::write_csv_row(&mut csv, &l.page.id, &l.page.group, Some(y), d)
-                            .context("writing the CSV")?;
+                        super::write_csv_row(
+                            &mut csv,
+                            &l.page.id,
+                            &l.page.group,
+                            (Some(y), aligned),
+                            d,
+                        )
+                        .context("writing the CSV")?;
                     }
                 }
                 Err((name, e)) => {

@@ -28,7 +28,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut out = csv::Writer::from_writer(super::stdout());
     out.write_record(super::csv_header())
         .context("writing to standard output")?;
-    let mut sink = |d: Decision| super::write_csv_row(&mut out, &doc, "", None, &d);
+    let mut sink = |d: Decision| super::write_csv_row(&mut out, &doc, "", (None, None), &d);
     match stream_file(&args.file, &scorer, true, &mut sink) {
         Ok(_) => {}
         Err(Failure::Input(e)) => {

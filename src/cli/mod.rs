@@ -126,9 +126,10 @@ pub fn stdout() -> io::BufWriter<io::StdoutLock<'static>> {
     io::BufWriter::with_capacity(64 * 1024, io::stdout().lock())
 }
 
-/// The header of the per-line CSV: `doc, group, line, label`, the feature columns, `text`.
+/// The header of the per-line CSV: `doc, group, line, label, path, sig, aligned`, the
+/// feature columns, `text`.
 pub fn csv_header() -> Vec<String> {
-    let mut h: Vec<String> = ["doc", "group", "line", "label", "path"]
+    let mut h: Vec<String> = ["doc", "group", "line", "label", "path", "sig", "aligned"]
         .map(String::from)
         .to_vec();
     h.extend(mainline::features::names().iter().cloned());
@@ -136,25 +137,31 @@ pub fn csv_header() -> Vec<String> {
     h
 }
 
-/// Writes one CSV row for a decision that carries its features.
+/// Writes one CSV row for a decision that carries its features; `label` and `aligned`
+/// (whether the page aligned well with its gold text) are empty when unknown.
 pub fn write_csv_row<W: Write>(
     out: &mut csv::Writer<W>,
     doc: &str,
     group: &str,
-    label: Option<bool>,
+    (label, aligned): (Option<bool>, Option<bool>),
     d: &Decision,
 ) -> io::Result<()> {
+    let bit = |b: Option<bool>| match b {
+        Some(true) => "1".to_string(),
+        Some(false) => "0".to_string(),
+        None => String::new(),
+    };
     let features = d.features.as_deref().unwrap_or(&[]);
-    let mut record: Vec<String> = Vec::with_capacity(features.len() + 5);
+    let mut record: Vec<String> = Vec::with_capacity(features.len() + 8);
     record.push(doc.to_string());
     record.push(group.to_string());
     record.push(d.line.index.to_string());
-    record.push(match label {
-        Some(true) => "1".into(),
-        Some(false) => "0".into(),
-        None => String::new(),
-    });
+    record.push(bit(label));
     record.push(mainline::stack::format_path(&d.line.path));
+    record.push(mainline::stack::format_signature(
+        &mainline::stack::page::signature(&d.line),
+    ));
+    record.push(bit(aligned));
     record.extend(features.iter().map(|v| format_value(*v)));
     record.push(d.line.text.clone());
     out.write_record(&record).map_err(io::Error::other)

@@ -98,6 +98,12 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     site_lines: Option<usize>,
 
+    /// Leave the pages whose gold text aligned poorly with their lines (the CSV's `aligned`
+    /// column, from `mainline label`) out of training: their labels say little about what
+    /// the main content is.
+    #[arg(long)]
+    skip_poorly_aligned: bool,
+
     /// Share of the sites held out for validation.
     #[arg(long, default_value_t = 0.2)]
     val_fraction: f64,
@@ -175,6 +181,27 @@ pub fn run(args: Args) -> Result<ExitCode> {
             ..all.clone()
         }
     };
+    let aligned = if args.skip_poorly_aligned {
+        let aligned = train::read_aligned(&args.data)?.with_context(|| {
+            format!(
+                "{} has no \"aligned\" column, which --skip-poorly-aligned needs; write it \
+                 again with this version of mainline label",
+                args.data.display()
+            )
+        })?;
+        let keep: Vec<usize> = (0..aligned.len()).filter(|&r| aligned[r]).collect();
+        eprintln!(
+            "leaving {} lines of poorly aligned pages out of training",
+            aligned.len() - keep.len()
+        );
+        Some(keep)
+    } else {
+        None
+    };
+    let (all, data) = match &aligned {
+        Some(keep) => (all.select(keep), data.select(keep)),
+        None => (all, data),
+    };
     let content = data.y.iter().filter(|&&y| y).count();
     eprintln!(
         "read {} lines ({} content) of {} features from {}",
@@ -229,7 +256,25 @@ pub fn run(args: Args) -> Result<ExitCode> {
                         args.data.display()
                     )
                 })?;
+                let paths = match &aligned {
+                    Some(keep) => keep.iter().map(|&r| paths[r]).collect(),
+                    None => paths,
+                };
                 inputs = inputs.with_paths(paths)?;
+                if stack_params.repeats {
+                    let sigs = train::read_signatures(&args.data)?.with_context(|| {
+                        format!(
+                            "{} has no \"sig\" column, which --repeats needs; write it again \
+                             with this version of mainline label",
+                            args.data.display()
+                        )
+                    })?;
+                    let sigs = match &aligned {
+                        Some(keep) => keep.iter().map(|&r| sigs[r]).collect(),
+                        None => sigs,
+                    };
+                    inputs = inputs.with_signatures(sigs)?;
+                }
             }
             let rows: Vec<usize> = (0..data.len()).collect();
             train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |m| {

@@ -244,6 +244,13 @@ impl Model {
         let mut expected = window_names(s.lookahead);
         if s.page {
             expected.extend(crate::stack::page::names());
+            if s.repeats {
+                expected.extend(crate::stack::page::repeat_names());
+            }
+        } else if s.repeats {
+            return bad(
+                "the signature inputs (\"repeats\") need the page inputs (\"page\")".into(),
+            );
         }
         let n = expected.len();
         if s.features.len() < n || s.features[..n] != expected[..] {

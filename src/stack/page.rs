@@ -158,11 +158,12 @@ const NONE: u32 = u32::MAX;
 /// When the slices differ in length.
 pub fn inputs(scores: &[f32], ln_text: &[f32], paths: &[[u32; PATH_LEVELS]]) -> Vec<Vec<f32>> {
     let mut rows = vec![Vec::with_capacity(N_INPUTS); scores.len()];
-    append(scores, ln_text, paths, &mut rows);
+    append(scores, ln_text, paths, None, &mut rows);
     rows
 }
 
-/// [`inputs`], appended to the given rows (one per line).
+/// [`inputs`], appended to the given rows (one per line), followed with `sigs` by the
+/// [`repeat_names`] inputs.
 ///
 /// # Panics
 /// When the slices differ in length.
@@ -170,11 +171,15 @@ pub(crate) fn append(
     scores: &[f32],
     ln_text: &[f32],
     paths: &[[u32; PATH_LEVELS]],
+    sigs: Option<&[Signature]>,
     rows: &mut [Vec<f32>],
 ) {
     let n = scores.len();
     assert!(
-        ln_text.len() == n && paths.len() == n && rows.len() == n,
+        ln_text.len() == n
+            && paths.len() == n
+            && rows.len() == n
+            && sigs.is_none_or(|s| s.len() == n),
         "one value per line"
     );
     if n == 0 {
@@ -328,6 +333,186 @@ pub(crate) fn append(
         });
         debug_assert_eq!(row.len() - start, N_INPUTS);
     }
+    if let Some(sigs) = sigs {
+        append_repeats(scores, &text, total, paths, sigs, rows);
+    }
+}
+
+/// Values per line of a [`Signature`].
+pub const SIGNATURE_LEN: usize = 3;
+
+/// What a line shares with the lines repeated alongside it, as hashes
+/// ([`signature`]): its structure seen from its nearest classed ancestor, its structure
+/// through all its listed ancestors, and its text.
+pub type Signature = [u32; SIGNATURE_LEN];
+
+/// 32-bit FNV-1a, stable across builds and platforms (signatures are stored in the
+/// labelled CSV).
+#[derive(Clone, Copy)]
+struct Fnv(u32);
+
+impl Fnv {
+    fn new() -> Self {
+        Fnv(0x811c_9dc5)
+    }
+
+    fn byte(&mut self, b: u8) {
+        self.0 = (self.0 ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    }
+
+    fn bytes(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.byte(b);
+        }
+    }
+}
+
+/// A line's [`Signature`]: lines of repeated sibling items (the cards of a product grid,
+/// the rows of a list, the posts of a thread, the items of a menu) share the first two
+/// values, lines of repeated text the third.
+///
+/// The structure is the line's block kind, heading level and depth, then the
+/// `tag.class` descriptors of its classed ancestors ([`crate::lines::Line::ancestors`])
+/// without their ids and digits, which often number the items: the nearest descriptor
+/// for the first value, all of them for the second.
+///
+/// ```
+/// use mainline::stack::page::signature;
+///
+/// let html = b"<ul class=grid><li class=item-1>Red shoe</li><li class=item-2>Blue shoe</li>\
+///              <li class=item-3>Red shoe</li></ul><p class=note>Red shoe</p>";
+/// let lines = mainline::lines::split(html).unwrap();
+/// let s: Vec<_> = lines.iter().map(signature).collect();
+/// assert_eq!(s[0][..2], s[1][..2]);
+/// assert_ne!(s[0][0], s[3][0]);
+/// assert_eq!(s[0][2], s[2][2]);
+/// assert_ne!(s[0][2], s[1][2]);
+/// ```
+pub fn signature(line: &crate::lines::Line) -> Signature {
+    let mut near = Fnv::new();
+    near.bytes(line.block.name().as_bytes());
+    near.byte(line.heading);
+    near.bytes(&line.depth.to_le_bytes());
+    let mut chain = near;
+    for (i, d) in line.ancestors.iter().enumerate() {
+        let d = d.split('#').next().unwrap_or_default();
+        for &b in d.as_bytes().iter().filter(|b| !b.is_ascii_digit()) {
+            if i == 0 {
+                near.byte(b);
+            }
+            chain.byte(b);
+        }
+        chain.byte(b'/');
+    }
+    let mut text = Fnv::new();
+    text.bytes(line.text.as_bytes());
+    [near.0, chain.0, text.0]
+}
+
+/// Names of the inputs a page-level stage reads from the lines' [`Signature`]s
+/// ([`crate::stack::Stage2::repeats`]), in row order, after [`names`].
+pub fn repeat_names() -> Vec<String> {
+    let mut n = Vec::new();
+    for g in ["near", "chain"] {
+        for stat in ["mean", "share", "ln_lines", "ln_items"] {
+            n.push(format!("rep_{g}_{stat}"));
+        }
+    }
+    n.extend(["dup_ln_lines", "dup_mean"].map(String::from));
+    n
+}
+
+/// Number of [`repeat_names`].
+pub const N_REPEAT_INPUTS: usize = 4 * 2 + 2;
+
+/// Lines sharing one value of a [`Signature`] in a block.
+#[derive(Debug, Clone, Copy, Default)]
+struct Group {
+    text: f64,
+    scored: f64,
+    score_sum: f64,
+    lines: u32,
+    /// Runs of consecutive lines of the group under different items (a line's container,
+    /// or its block when it has none).
+    items: u32,
+    last_item: u32,
+}
+
+/// The [`repeat_names`] inputs of each line of a block, appended to its row.
+fn append_repeats(
+    scores: &[f32],
+    text: &[f64],
+    total: f64,
+    paths: &[[u32; PATH_LEVELS]],
+    sigs: &[Signature],
+    rows: &mut [Vec<f32>],
+) {
+    type Map =
+        std::collections::HashMap<u32, u32, std::hash::BuildHasherDefault<crate::lines::KeyHasher>>;
+    let n = scores.len();
+    let mut maps: [Map; SIGNATURE_LEN] = Default::default();
+    let mut groups: [Vec<Group>; SIGNATURE_LEN] = Default::default();
+    let mut dense = vec![[0u32; SIGNATURE_LEN]; n];
+    for i in 0..n {
+        let (s, t) = (f64::from(scores[i]), text[i]);
+        let item = if paths[i][1] != NO_ELEMENT {
+            paths[i][1]
+        } else {
+            paths[i][0]
+        };
+        for g in 0..SIGNATURE_LEN {
+            let list = &mut groups[g];
+            let j = *maps[g].entry(sigs[i][g]).or_insert_with(|| {
+                list.push(Group {
+                    last_item: NO_ELEMENT,
+                    ..Group::default()
+                });
+                (list.len() - 1) as u32
+            });
+            dense[i][g] = j;
+            let a = &mut list[j as usize];
+            a.text += t;
+            a.scored += s * t;
+            a.score_sum += s;
+            a.lines += 1;
+            if a.lines == 1 || item != a.last_item {
+                a.items += 1;
+                a.last_item = item;
+            }
+        }
+    }
+    for (i, row) in rows.iter_mut().enumerate() {
+        for g in 0..2 {
+            let a = &groups[g][dense[i][g] as usize];
+            row.extend([
+                (a.scored / a.text) as f32,
+                (a.text / total) as f32,
+                f64::from(a.lines).ln_1p() as f32,
+                f64::from(a.items).ln_1p() as f32,
+            ]);
+        }
+        let a = &groups[2][dense[i][2] as usize];
+        row.extend([
+            f64::from(a.lines).ln() as f32,
+            (a.score_sum / f64::from(a.lines)) as f32,
+        ]);
+    }
+}
+
+/// Formats a [`Signature`] for the labelled CSV's `sig` column: its values joined by
+/// spaces.
+pub fn format_signature(sig: &Signature) -> String {
+    sig.map(|v| v.to_string()).join(" ")
+}
+
+/// Reads back [`format_signature`]; `None` when `s` is not such a list.
+pub fn parse_signature(s: &str) -> Option<Signature> {
+    let mut sig = [0; SIGNATURE_LEN];
+    let mut parts = s.split_ascii_whitespace();
+    for v in &mut sig {
+        *v = parts.next()?.parse().ok()?;
+    }
+    parts.next().is_none().then_some(sig)
 }
 
 /// A line's [`crate::lines::Line::path`] as written in the labelled CSV: the serial
@@ -406,5 +591,48 @@ mod tests {
         assert!((rows[2][col("up2_share")] - 1.0).abs() < 1e-6);
         assert_eq!(rows[0][col("in_best")], 1.0);
         assert_eq!(rows[2][col("in_best")], 0.0);
+    }
+
+    #[test]
+    fn signatures_round_trip_through_their_text() {
+        let s = [0, 17, u32::MAX];
+        assert_eq!(format_signature(&s), "0 17 4294967295");
+        assert_eq!(parse_signature(&format_signature(&s)), Some(s));
+        assert_eq!(parse_signature("1 2"), None);
+        assert_eq!(parse_signature("1 2 3 4"), None);
+        assert_eq!(parse_signature("1 x 3"), None);
+        assert_eq!(repeat_names().len(), N_REPEAT_INPUTS);
+    }
+
+    #[test]
+    fn repeated_lines_are_pooled_together() {
+        // Three cards (elements 1, 2, 3 in container 0), their titles sharing a signature,
+        // and a line of other structure whose text repeats the first title.
+        let path = |block: u32, container: u32| {
+            let mut p = [NO_ELEMENT; PATH_LEVELS];
+            p[..2].copy_from_slice(&[block, container]);
+            p
+        };
+        let paths = [path(4, 1), path(5, 2), path(6, 3), path(7, 0)];
+        let sigs = [[1, 1, 9], [1, 1, 8], [1, 1, 7], [2, 2, 9]];
+        let w = 3.0_f32.ln_1p();
+        let mut rows = vec![Vec::new(); 4];
+        append(
+            &[0.9, 0.6, 0.3, 0.1],
+            &[w; 4],
+            &paths,
+            Some(&sigs),
+            &mut rows,
+        );
+        let names: Vec<String> = names().into_iter().chain(repeat_names()).collect();
+        assert!(rows.iter().all(|r| r.len() == names.len()));
+        let col = |n: &str| names.iter().position(|x| x == n).unwrap();
+        assert!((rows[1][col("rep_near_mean")] - 0.6).abs() < 1e-6);
+        assert!((rows[1][col("rep_chain_share")] - 0.75).abs() < 1e-6);
+        assert!((rows[0][col("rep_near_ln_items")] - 4.0_f32.ln()).abs() < 1e-6);
+        assert!((rows[3][col("rep_near_ln_items")] - 2.0_f32.ln()).abs() < 1e-6);
+        assert!((rows[3][col("dup_ln_lines")] - 2.0_f32.ln()).abs() < 1e-6);
+        assert!((rows[3][col("dup_mean")] - 0.5).abs() < 1e-6);
+        assert_eq!(rows[1][col("dup_ln_lines")], 0.0);
     }
 }

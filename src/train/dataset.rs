@@ -9,7 +9,9 @@ use crate::{Error, Result};
 
 /// Columns that identify or label a line and are never features.
 /// `path` lists the line's enclosing elements (see [`crate::lines::Line::path`]).
-pub const NON_FEATURE_COLUMNS: [&str; 6] = ["doc", "group", "line", "label", "path", "text"];
+pub const NON_FEATURE_COLUMNS: [&str; 8] = [
+    "doc", "group", "line", "label", "aligned", "path", "sig", "text",
+];
 
 /// Labelled lines in memory: a feature matrix, one label per row, and the page and group
 /// each row comes from.
@@ -65,7 +67,8 @@ impl Dataset {
 /// Reads a labelled CSV file.
 ///
 /// The file has a header. `doc` and `label` are required; `group` is optional (an empty or
-/// missing group means the row's `doc`); `line`, `path` and `text` are ignored. The features are the
+/// missing group means the row's `doc`); `line`, `path`, `sig`, `aligned` and `text` are
+/// ignored. The features are the
 /// columns named in `wanted`, in that order, or with `None` every other column, in file
 /// order. Feature values must be finite numbers; labels must be `0` (boilerplate) or `1`
 /// (content). Rows are streamed, so the file is never held in memory as text.
@@ -277,6 +280,51 @@ fn csv_reader<R: Read>(reader: R) -> csv::Reader<R> {
 /// # Errors
 /// [`Error::Csv`] when the file cannot be read or a path is malformed.
 pub fn read_paths(path: &Path) -> Result<Option<Vec<[u32; crate::lines::PATH_LEVELS]>>> {
+    read_column(
+        path,
+        "path",
+        "a path (element numbers separated by spaces)",
+        |raw| crate::stack::parse_path(raw),
+    )
+}
+
+/// Reads the `sig` column of a labelled CSV (see [`crate::stack::format_signature`]), one
+/// entry per row: `None` when the file has no such column (a CSV written before it
+/// existed).
+///
+/// # Errors
+/// [`Error::Csv`] when the file cannot be read or a signature is malformed.
+pub fn read_signatures(path: &Path) -> Result<Option<Vec<crate::stack::page::Signature>>> {
+    read_column(
+        path,
+        "sig",
+        "a signature (three numbers separated by spaces)",
+        crate::stack::parse_signature,
+    )
+}
+
+/// Reads the `aligned` column of a labelled CSV, one entry per row: whether the row's page
+/// aligned well with its gold text (1) or poorly (0; see [`crate::train::label::Alignment::is_poor`]).
+/// An empty value (a line without gold text) counts as aligned. `None` when the file has no
+/// such column (a CSV written before it existed).
+///
+/// # Errors
+/// [`Error::Csv`] when the file cannot be read or a value is not 0, 1 or empty.
+pub fn read_aligned(path: &Path) -> Result<Option<Vec<bool>>> {
+    read_column(path, "aligned", "0 or 1", |raw| match raw {
+        "1" | "" => Some(true),
+        "0" => Some(false),
+        _ => None,
+    })
+}
+
+/// Reads one column of a labelled CSV through `parse`; `None` without the column.
+fn read_column<T>(
+    path: &Path,
+    name: &str,
+    what: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<Option<Vec<T>>> {
     let fail = |message: String| Error::Csv {
         path: path.to_path_buf(),
         message,
@@ -287,7 +335,7 @@ pub fn read_paths(path: &Path) -> Result<Option<Vec<[u32; crate::lines::PATH_LEV
         .byte_headers()
         .map_err(|e| fail(describe_csv_error(&e)))?
         .iter()
-        .position(|h| h == b"path");
+        .position(|h| h == name.as_bytes());
     let Some(col) = col else { return Ok(None) };
     let mut out = Vec::new();
     let mut record = csv::ByteRecord::new();
@@ -296,14 +344,14 @@ pub fn read_paths(path: &Path) -> Result<Option<Vec<[u32; crate::lines::PATH_LEV
         .map_err(|e| fail(describe_csv_error(&e)))?
     {
         let raw = std::str::from_utf8(record.get(col).unwrap_or_default()).unwrap_or("?");
-        let p = crate::stack::parse_path(raw).ok_or_else(|| {
+        let v = parse(raw).ok_or_else(|| {
             fail(format!(
-                "row {}: \"{}\" is not a path (element numbers separated by spaces)",
+                "row {}: \"{}\" is not {what}",
                 out.len() + 1,
                 shorten(raw)
             ))
         })?;
-        out.push(p);
+        out.push(v);
     }
     Ok(Some(out))
 }

@@ -44,13 +44,15 @@ mod split;
 mod stacked;
 
 pub use dataset::{
-    Dataset, NON_FEATURE_COLUMNS, read_labelled_csv, read_labelled_csv_from, read_paths,
+    Dataset, NON_FEATURE_COLUMNS, read_aligned, read_labelled_csv, read_labelled_csv_from,
+    read_paths, read_signatures,
 };
 pub use metrics::LineMetrics;
 pub use params::{ModelType, ThresholdObjective, TrainParams};
 pub use split::{group_kfold, group_split};
 pub use stacked::{
-    StackParams, StageInputs, decide_stacked, stage1_scores, stage2_rows, train_stacked,
+    StackParams, StageInputs, decide_stacked, stage1_scores, stage2_rows, stage2_rows_with,
+    train_stacked,
 };
 
 use ndarray::{Array2, ArrayView2};

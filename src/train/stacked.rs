@@ -36,6 +36,13 @@ pub struct StackParams {
     /// With `page`: blocks of fewer lines are decided by the first stage alone
     /// ([`Stage2::min_block_lines`]).
     pub min_block_lines: usize,
+    /// With `page`: whether the second stage also reads the inputs of the lines'
+    /// signatures ([`Stage2::repeats`]); needs [`StageInputs::sigs`].
+    pub repeats: bool,
+    /// Second stages trained from different seeds on the same rows whose logits are
+    /// averaged (an MLP with one hidden layer: they ship as one MLP with their hidden
+    /// units side by side). 1: a single second stage.
+    pub ensemble: usize,
 }
 
 impl Default for StackParams {
@@ -48,6 +55,8 @@ impl Default for StackParams {
             base: stack::BASE_INPUTS.iter().map(|s| s.to_string()).collect(),
             page: false,
             min_block_lines: stack::page::MIN_BLOCK_LINES,
+            repeats: false,
+            ensemble: 1,
         }
     }
 }
@@ -63,6 +72,8 @@ impl StackParams {
             "base": self.base,
             "page": self.page,
             "min_block_lines": self.min_block_lines,
+            "repeats": self.repeats,
+            "ensemble": self.ensemble,
         })
     }
 }
@@ -120,6 +131,9 @@ pub struct StageInputs {
     /// Each row's enclosing elements ([`crate::lines::Line::path`], the CSV's `path`
     /// column), when known; page-level second stages need them.
     pub paths: Option<Vec<[u32; PATH_LEVELS]>>,
+    /// Each row's [`stack::page::signature`] (the CSV's `sig` column), when known; page-level
+    /// stages with [`Stage2::repeats`] need them.
+    pub sigs: Option<Vec<stack::page::Signature>>,
 }
 
 impl StageInputs {
@@ -142,6 +156,7 @@ impl StageInputs {
             base: data.x.select(ndarray::Axis(1), &idx),
             weight: data.x.column(w).to_vec(),
             paths: None,
+            sigs: None,
         })
     }
 
@@ -161,10 +176,26 @@ impl StageInputs {
         Ok(self)
     }
 
-    fn input_names(&self, k: usize, page: bool) -> Vec<String> {
+    /// Adds the rows' signatures (as read by [`crate::train::read_signatures`]).
+    ///
+    /// # Errors
+    /// [`Error::FeatureMismatch`] when there is not one signature per row.
+    pub fn with_signatures(mut self, sigs: Vec<stack::page::Signature>) -> Result<StageInputs> {
+        if sigs.len() != self.weight.len() {
+            return Err(Error::FeatureMismatch(format!(
+                "{} signatures for {} rows",
+                sigs.len(),
+                self.weight.len()
+            )));
+        }
+        self.sigs = Some(sigs);
+        Ok(self)
+    }
+
+    fn input_names(&self, k: usize, page: bool, repeats: bool) -> Vec<String> {
         let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
         if page {
-            stack::page_input_names(k, &names)
+            stack::page_input_names_with(k, repeats, &names)
         } else {
             stack::input_names(k, &names)
         }
@@ -186,7 +217,24 @@ pub fn stage2_rows(
     lookahead: usize,
     page: bool,
 ) -> Array2<f32> {
-    let n2 = inputs.input_names(lookahead, page).len();
+    stage2_rows_with(data, inputs, rows, scores, lookahead, page, false)
+}
+
+/// [`stage2_rows`]; with `page` and `repeats`, the rows of a stage that also reads the
+/// lines' signatures ([`Stage2::repeats`]).
+///
+/// # Panics
+/// With `page`, when `inputs` has no paths; with `repeats` too, when it has no signatures.
+pub fn stage2_rows_with(
+    data: &Dataset,
+    inputs: &StageInputs,
+    rows: &[usize],
+    scores: &[f32],
+    lookahead: usize,
+    page: bool,
+    repeats: bool,
+) -> Array2<f32> {
+    let n2 = inputs.input_names(lookahead, page, repeats).len();
     let mut out = Array2::zeros((rows.len(), n2));
     let mut buf = Vec::with_capacity(inputs.names.len());
     if page {
@@ -198,11 +246,19 @@ pub fn stage2_rows(
             let r: Vec<usize> = block.clone().map(|j| rows[j]).collect();
             let weights: Vec<f32> = r.iter().map(|&x| inputs.weight[x]).collect();
             let p: Vec<[u32; PATH_LEVELS]> = r.iter().map(|&x| paths[x]).collect();
+            let sigs: Option<Vec<stack::page::Signature>> = repeats.then(|| {
+                let sigs = inputs
+                    .sigs
+                    .as_ref()
+                    .expect("a second stage with signature inputs needs the lines' signatures");
+                r.iter().map(|&x| sigs[x]).collect()
+            });
             let block_rows = stack::block_rows(
                 lookahead,
                 &scores[block.clone()],
                 &weights,
                 &p,
+                sigs.as_deref(),
                 inputs.base.ncols(),
                 &mut |j, row| row.extend(inputs.base.row(r[j]).iter().copied()),
             );
@@ -276,6 +332,14 @@ pub fn train_stacked(
         )));
     }
     let page = stack_params.page;
+    let repeats = page && stack_params.repeats;
+    if repeats && inputs.sigs.is_none() {
+        return Err(Error::Training(
+            "a second stage with signature inputs needs each line's signature: the labelled \
+             CSV has no \"sig\" column; write it again with this build's mainline label"
+                .into(),
+        ));
+    }
     if page && inputs.paths.is_none() {
         return Err(Error::Training(
             "a second stage with page inputs needs each line's path: the labelled CSV has no \
@@ -289,6 +353,15 @@ pub fn train_stacked(
     p2.hidden = stack_params.hidden.clone();
     p2.context = 0;
     p2.check()?;
+    if stack_params.ensemble == 0
+        || (stack_params.ensemble > 1 && (p2.model != ModelType::Mlp || p2.hidden.len() != 1))
+    {
+        return Err(Error::Training(format!(
+            "an ensemble of {} second stages needs at least one, and MLPs with one hidden \
+             layer (--stack-model mlp, one --stack-hidden size)",
+            stack_params.ensemble
+        )));
+    }
     let groups: Vec<String> = rows.iter().map(|&r| data.groups[r].clone()).collect();
     let folds = group_kfold(&groups, stack_params.inner_folds, params.seed);
     let mut oof = vec![0.0_f32; rows.len()];
@@ -334,15 +407,15 @@ pub fn train_stacked(
     ));
 
     // The second stage, on the out-of-fold scores, split by group the same way.
-    let x2 = stage2_rows(data, inputs, rows, &oof, k, page);
+    let x2 = stage2_rows_with(data, inputs, rows, &oof, k, page, repeats);
     let d2 = Dataset {
-        features: inputs.input_names(k, page),
+        features: inputs.input_names(k, page, repeats),
         x: x2,
         y: rows.iter().map(|&r| data.y[r]).collect(),
         groups,
         docs: rows.iter().map(|&r| data.docs[r].clone()).collect(),
     };
-    let (m2, r2) = train_on_rows(&d2, &t, &v, &p2, &mut |_| {})?;
+    let (m2, r2) = train_ensemble(&d2, &t, &v, &p2, stack_params.ensemble)?;
     progress(&format!(
         "second stage: {} epochs, validation line F1 {:.3}, accuracy {:.4}, threshold {:.2}",
         r2.epochs_run, r2.validation.f1, r2.validation.accuracy, r2.threshold
@@ -358,6 +431,7 @@ pub fn train_stacked(
         } else {
             0
         },
+        repeats,
         features: m2.features,
         threshold: m2.threshold,
         scaler: m2.scaler,
@@ -388,7 +462,15 @@ pub fn decide_stacked(
     let Some(s2) = &model.stack else {
         return scores.iter().map(|&s| s >= model.threshold).collect();
     };
-    let x2 = stage2_rows(data, inputs, rows, &scores, s2.lookahead, s2.page);
+    let x2 = stage2_rows_with(
+        data,
+        inputs,
+        rows,
+        &scores,
+        s2.lookahead,
+        s2.page,
+        s2.page && s2.repeats,
+    );
     let mut row = Vec::with_capacity(x2.ncols());
     let mut keep: Vec<bool> = (0..rows.len())
         .map(|i| {
@@ -414,4 +496,138 @@ fn distinct(groups: &[String]) -> usize {
         .iter()
         .collect::<std::collections::HashSet<_>>()
         .len()
+}
+
+/// `k` models trained on the same rows from seeds `params.seed`, `params.seed + 1`, …, as
+/// one MLP whose logit is the mean of theirs, with its threshold chosen again on the
+/// validation rows. `k = 1`: [`train_on_rows`].
+fn train_ensemble(
+    data: &Dataset,
+    train_rows: &[usize],
+    val_rows: &[usize],
+    params: &TrainParams,
+    k: usize,
+) -> Result<(Model, TrainReport)> {
+    let (mut model, mut report) = train_on_rows(data, train_rows, val_rows, params, &mut |_| {})?;
+    if k <= 1 {
+        return Ok((model, report));
+    }
+    let mut members = vec![model.kind.clone()];
+    for i in 1..k {
+        let mut p = params.clone();
+        p.seed = params.seed.wrapping_add(i as u64);
+        let (m, _) = train_on_rows(data, train_rows, val_rows, &p, &mut |_| {})?;
+        if m.scaler != model.scaler {
+            return Err(Error::Training(
+                "the members of an ensemble were standardised differently".into(),
+            ));
+        }
+        members.push(m.kind);
+    }
+    model.kind = merge_mlps(&members)?;
+    model.validate()?;
+    let raw_val = data.x.select(ndarray::Axis(0), val_rows);
+    let y_val: Vec<bool> = val_rows.iter().map(|&i| data.y[i]).collect();
+    let scores = model.score_batch(raw_val.view()).to_vec();
+    let (threshold, validation) =
+        super::metrics::best_threshold(&scores, &y_val, params.threshold_objective);
+    model.threshold = threshold;
+    report.threshold = threshold;
+    report.validation = validation;
+    report.validation_at_half = super::LineMetrics::new(scores.iter().map(|&s| s >= 0.5), &y_val);
+    model.provenance.validation =
+        serde_json::to_value(&report).expect("a TrainReport has only plain values");
+    Ok((model, report))
+}
+
+/// MLPs with one hidden layer on the same inputs as one MLP: the hidden units side by side,
+/// the output the mean of their logits.
+fn merge_mlps(members: &[crate::model::ModelKind]) -> Result<crate::model::ModelKind> {
+    use crate::model::{Layer, ModelKind};
+    let bad = || Error::Training("only MLPs with one hidden layer can be merged".into());
+    let mut hidden: Option<Layer> = None;
+    let mut out: Option<Layer> = None;
+    let k = members.len() as f32;
+    for m in members {
+        let ModelKind::Mlp { layers } = m else {
+            return Err(bad());
+        };
+        let [h, o] = &layers[..] else {
+            return Err(bad());
+        };
+        if o.outputs() != 1 || o.inputs() != h.outputs() {
+            return Err(bad());
+        }
+        match &mut hidden {
+            None => hidden = Some(h.clone()),
+            Some(acc) => {
+                if acc.activation != h.activation || acc.inputs() != h.inputs() {
+                    return Err(bad());
+                }
+                acc.weights.extend_from_slice(&h.weights);
+                acc.bias.extend_from_slice(&h.bias);
+            }
+        }
+        let scaled: Vec<f32> = o.weights.iter().map(|w| w / k).collect();
+        match &mut out {
+            None => {
+                out = Some(Layer {
+                    activation: o.activation,
+                    weights: scaled,
+                    bias: vec![o.bias[0] / k],
+                })
+            }
+            Some(acc) => {
+                acc.weights.extend(scaled);
+                acc.bias[0] += o.bias[0] / k;
+            }
+        }
+    }
+    match (hidden, out) {
+        (Some(h), Some(o)) => Ok(ModelKind::Mlp { layers: vec![h, o] }),
+        _ => Err(bad()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Activation, Layer, ModelKind, Scaler};
+
+    fn mlp(w: &[f32], b: &[f32], out_w: &[f32], out_b: f32) -> ModelKind {
+        ModelKind::Mlp {
+            layers: vec![
+                Layer {
+                    activation: Activation::Tanh,
+                    weights: w.to_vec(),
+                    bias: b.to_vec(),
+                },
+                Layer {
+                    activation: Activation::Sigmoid,
+                    weights: out_w.to_vec(),
+                    bias: vec![out_b],
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn a_merged_ensemble_averages_the_members_logits() {
+        let a = mlp(&[0.5, -1.0, 2.0, 0.1], &[0.1, -0.2], &[1.5, -0.7], 0.3);
+        let b = mlp(&[-0.3, 0.8], &[0.05], &[2.0], -0.4);
+        let merged = merge_mlps(&[a.clone(), b.clone()]).unwrap();
+        let score =
+            |k: &ModelKind, row: &[f32]| crate::model::score_with(k, &Scaler::identity(2), row);
+        let logit = |p: f32| (p / (1.0 - p)).ln();
+        for row in [[0.0, 0.0], [1.0, -2.0], [0.3, 0.9]] {
+            let want = (logit(score(&a, &row)) + logit(score(&b, &row))) / 2.0;
+            assert!((logit(score(&merged, &row)) - want).abs() < 1e-4);
+        }
+        let two_layers = mlp(&[1.0, 1.0], &[0.0], &[1.0], 0.0);
+        let ModelKind::Mlp { mut layers } = two_layers else {
+            unreachable!()
+        };
+        layers.insert(0, layers[0].clone());
+        assert!(merge_mlps(&[ModelKind::Mlp { layers }]).is_err());
+    }
 }

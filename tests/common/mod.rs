@@ -55,6 +55,12 @@ pub fn decide_in(html: &[u8], chunk: usize, scorer: Arc<dyn Scorer>) -> Vec<Deci
 /// stage with weights on every input, so that a wrong window or page aggregate changes the
 /// decisions. `page` selects the page-level inputs.
 pub fn hand_made_two_stage(lookahead: usize, page: bool) -> Model {
+    hand_made_two_stage_with(lookahead, page, false)
+}
+
+/// [`hand_made_two_stage`]; with `page` and `repeats`, the stage also reads the inputs of
+/// the lines' signatures.
+pub fn hand_made_two_stage_with(lookahead: usize, page: bool, repeats: bool) -> Model {
     let mut m = Model::new(
         vec!["density".into(), "link_density".into()],
         Scaler::identity(2),
@@ -65,7 +71,7 @@ pub fn hand_made_two_stage(lookahead: usize, page: bool) -> Model {
     );
     let base = ["density", "ln_text_bytes"];
     let features = if page {
-        stack::page_input_names(lookahead, &base)
+        stack::page_input_names_with(lookahead, repeats, &base)
     } else {
         stack::input_names(lookahead, &base)
     };
@@ -75,6 +81,7 @@ pub fn hand_made_two_stage(lookahead: usize, page: bool) -> Model {
         lookahead,
         page,
         min_block_lines: 0,
+        repeats: page && repeats,
         features,
         threshold: 0.5,
         scaler: Scaler::identity(n),
@@ -126,6 +133,8 @@ pub fn small_stack_params(lookahead: usize, page: bool) -> (TrainParams, StackPa
         base: vec!["density".into(), "ln_text_bytes".into()],
         page,
         min_block_lines: 0,
+        repeats: false,
+        ensemble: 1,
     };
     (params, stack)
 }
