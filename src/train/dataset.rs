@@ -284,7 +284,7 @@ pub fn read_paths(path: &Path) -> Result<Option<Vec<[u32; crate::lines::PATH_LEV
         path,
         "path",
         "a path (element numbers separated by spaces)",
-        |raw| crate::stack::parse_path(raw),
+        crate::stack::parse_path,
     )
 }
 
