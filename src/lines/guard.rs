@@ -1356,17 +1356,29 @@ impl Guard {
 
     /// Processes the next input bytes: appends what the tokenizer is to see to `out` and
     /// what it reads to the events (see [`Guard::events`]).
-    pub(crate) fn scan(&mut self, input: &[u8], out: &mut Vec<u8>) {
+    ///
+    /// When `out` is empty and the tokenizer is to see `input` unchanged, `out` is left
+    /// empty; returns whether `out` holds the output.
+    pub(crate) fn scan(&mut self, input: &[u8], out: &mut Vec<u8>) -> bool {
         let before = out.len();
+        // NOTE: most pieces pass unchanged; copying them would cost about an instruction
+        // per byte. Until a byte is changed or held, `out` would hold `input[..i]`.
+        let mut copied = before > 0;
         let mut i = 0;
         while i < input.len() {
             if self.mode == Mode::Pass {
                 let n = self.run(&input[i..]);
-                out.extend_from_slice(&input[i..i + n]);
+                if copied {
+                    out.extend_from_slice(&input[i..i + n]);
+                }
                 i += n;
                 if i == input.len() {
                     break;
                 }
+            }
+            if !copied {
+                out.extend_from_slice(&input[..i]);
+                copied = true;
             }
             let n = self.bulk(&input[i..], out);
             if n > 0 {
@@ -1376,13 +1388,18 @@ impl Guard {
             self.byte(input[i], out);
             i += 1;
         }
-        self.out_pos += (out.len() - before) as u64;
+        self.out_pos += if copied {
+            (out.len() - before) as u64
+        } else {
+            input.len() as u64
+        };
         // The text read so far is reported now, up to a `<` that may start a construct.
         let safe = match self.view.state {
             St::Text(_) => self.out_pos,
             _ => self.view.mark.min(self.out_pos),
         };
         self.tree.text_to(safe);
+        copied
     }
 
     /// Gives the tokenizer view the bytes that pass unchanged, up to the first one that
@@ -2127,7 +2144,9 @@ mod tests {
         let mut out = Vec::new();
         let mut pieces = Vec::new();
         for piece in input.chunks(chunk.max(1)) {
-            g.scan(piece, &mut out);
+            if !g.scan(piece, &mut out) {
+                out.extend_from_slice(piece);
+            }
             pieces.extend_from_slice(g.events());
             g.clear_events();
         }
@@ -2281,7 +2300,9 @@ mod tests {
             g.clear_events();
         };
         for piece in html.chunks(chunk) {
-            g.scan(piece, &mut out);
+            if !g.scan(piece, &mut out) {
+                out.extend_from_slice(piece);
+            }
             take(&mut g);
         }
         g.finish(&mut out);

@@ -120,6 +120,9 @@ use crate::{Error, Result};
 /// The longest line text, in bytes, before a line is split.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
+/// Bytes reserved for a line's text when its first characters arrive.
+const LINE_RESERVE: usize = 128;
+
 /// How many open elements are tracked one by one. Deeper elements still count towards
 /// [`Line::depth`], but their class, id and context are not recorded.
 pub const MAX_STACK: usize = 512;
@@ -822,6 +825,8 @@ impl State {
 
     fn push_str(&mut self, s: &str, link: bool) {
         if self.cur.text.is_empty() {
+            // NOTE: room for a typical line at once, rather than growing from nothing.
+            self.cur.text.reserve(s.len().max(LINE_RESERVE));
             self.capture_context();
         } else if self.cur.pending_space {
             self.cur.text.push(' ');
@@ -1237,9 +1242,17 @@ impl Splitter {
                     transcode(&mut decoder, &[], true, &mut bytes);
                     self.fed += bytes.len() as u64;
                 }
-                guard.scan(&bytes, &mut self.out);
+                if !guard.scan(&bytes, &mut self.out) {
+                    self.out.extend_from_slice(&bytes);
+                }
                 guard.finish(&mut self.out);
-                self.take_events(&mut guard);
+                Self::events(
+                    &mut self.state,
+                    &mut guard,
+                    &mut self.out,
+                    &mut self.out_start,
+                    None,
+                );
                 let st = &mut self.state;
                 st.finish(self.fed);
                 self.trailing = self.fed - st.line_start;
@@ -1331,24 +1344,41 @@ impl Splitter {
         // a start tag, which the guard keeps within MAX_TAG_BYTES) and those of one piece
         // stay bounded.
         for piece in bytes.chunks(FEED_BYTES) {
-            guard.scan(piece, &mut self.out);
-            Self::events(&mut self.state, guard, &mut self.out, &mut self.out_start);
+            let copied = guard.scan(piece, &mut self.out);
+            let unchanged = (!copied).then_some(piece);
+            Self::events(
+                &mut self.state,
+                guard,
+                &mut self.out,
+                &mut self.out_start,
+                unchanged,
+            );
         }
     }
 
-    /// Applies the guard's events and forgets the bytes no later event refers to.
-    fn take_events(&mut self, guard: &mut Guard) {
-        Self::events(&mut self.state, guard, &mut self.out, &mut self.out_start);
-    }
-
-    fn events(state: &mut State, guard: &mut Guard, out: &mut Vec<u8>, out_start: &mut u64) {
-        state.apply(guard.events(), guard.attributes(), out, *out_start);
+    /// Applies the guard's events and forgets the bytes no later event refers to. The
+    /// guard's output is `out` from offset `out_start` on, or `unchanged` (then `out` is
+    /// empty).
+    fn events(
+        state: &mut State,
+        guard: &mut Guard,
+        out: &mut Vec<u8>,
+        out_start: &mut u64,
+        unchanged: Option<&[u8]>,
+    ) {
+        let bytes = unchanged.unwrap_or(out);
+        state.apply(guard.events(), guard.attributes(), bytes, *out_start);
         guard.clear_events();
         let keep = guard.keep_from().max(*out_start);
         let drop = usize::try_from(keep - *out_start)
             .unwrap_or(usize::MAX)
-            .min(out.len());
-        out.drain(..drop);
+            .min(bytes.len());
+        match unchanged {
+            Some(input) => out.extend_from_slice(&input[drop..]),
+            None => {
+                out.drain(..drop);
+            }
+        }
         *out_start += drop as u64;
     }
 }
