@@ -1341,9 +1341,18 @@ impl Splitter {
         };
         self.fed += bytes.len() as u64;
         // NOTE: pieces of at most FEED_BYTES, so that the bytes kept between pieces (at most
-        // a start tag, which the guard keeps within MAX_TAG_BYTES) and those of one piece
-        // stay bounded.
-        for piece in bytes.chunks(FEED_BYTES) {
+        // a start tag, which the guard keeps within MAX_TAG_BYTES), those of one piece and
+        // its events stay bounded. While bytes are kept, the guard's output is copied after
+        // them: short pieces then, until the tag ends and pieces can be read in place.
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let size = if self.out.is_empty() {
+                FEED_BYTES
+            } else {
+                KEPT_FEED_BYTES
+            };
+            let (piece, tail) = rest.split_at(size.min(rest.len()));
+            rest = tail;
             let copied = guard.scan(piece, &mut self.out);
             let unchanged = (!copied).then_some(piece);
             Self::events(
@@ -1395,7 +1404,10 @@ fn sniffing_done(head: &[u8], before: usize) -> bool {
 }
 
 /// The most bytes given to the guard in one go.
-const FEED_BYTES: usize = 64 * 1024;
+const FEED_BYTES: usize = 16 * 1024;
+
+/// The same while the bytes of a start tag are kept from the previous piece.
+const KEPT_FEED_BYTES: usize = 1024;
 
 fn transcode(decoder: &mut Decoder, mut bytes: &[u8], last: bool, out: &mut Vec<u8>) {
     let mut buf = [0u8; 8192];
