@@ -1,10 +1,12 @@
-//! Keeps what the tokenizer holds in memory bounded, whatever the input.
+//! The splitter's tokenizer, its memory bounded whatever the input.
 //!
-//! `lol_html` keeps a token in memory until it is complete (a start tag with all its
-//! attributes, a comment, a doctype, the text of a `<script><!--` block) and keeps every
-//! open element on a stack that only end tags pop, so unclosed `<p>`, `<li>` or `<div>`
-//! pile up. Left alone, a 50 MB attribute, a comment that never closes or a million
-//! unclosed elements make memory grow with the input.
+//! The splitter tokenizes as `lol_html` does (and ran on `lol_html` before). `lol_html` keeps
+//! a token in memory until it is complete (a start tag with all its attributes, a comment, a
+//! doctype, the text of a `<script><!--` block) and keeps every open element on a stack that
+//! only end tags pop, so unclosed `<p>`, `<li>` or `<div>` pile up. Left alone, a 50 MB
+//! attribute, a comment that never closes or a million unclosed elements make memory grow
+//! with the input. The limits below bound that, and their cuts are what they were when
+//! `lol_html` read the guard's output, so the splitter's lines are unchanged.
 //!
 //! The guard sits between the input and the splitter. It follows the tokenizer byte by
 //! byte — the same states as `lol_html`'s lexer and the same tree-builder feedback (which
