@@ -1,18 +1,27 @@
-//! Keeps what the tokenizer holds in memory bounded, whatever the input.
+//! The splitter's tokenizer, its memory bounded whatever the input.
 //!
-//! `lol_html` keeps a token in memory until it is complete (a start tag with all its
-//! attributes, a comment, a doctype, the text of a `<script><!--` block) and keeps every
-//! open element on a stack that only end tags pop, so unclosed `<p>`, `<li>` or `<div>`
-//! pile up. Left alone, a 50 MB attribute, a comment that never closes or a million
-//! unclosed elements make memory grow with the input.
+//! The splitter tokenizes as `lol_html` does (and ran on `lol_html` before). `lol_html` keeps
+//! a token in memory until it is complete (a start tag with all its attributes, a comment, a
+//! doctype, the text of a `<script><!--` block) and keeps every open element on a stack that
+//! only end tags pop, so unclosed `<p>`, `<li>` or `<div>` pile up. Left alone, a 50 MB
+//! attribute, a comment that never closes or a million unclosed elements make memory grow
+//! with the input. The limits below bound that, and their cuts are what they were when
+//! `lol_html` read the guard's output, so the splitter's lines are unchanged.
 //!
-//! The guard sits between the input and the tokenizer. It follows the tokenizer byte by
+//! The guard sits between the input and the splitter. It follows the tokenizer byte by
 //! byte — the same states as `lol_html`'s lexer and the same tree-builder feedback (which
 //! elements switch to raw text, `svg`/`math` namespaces, the open-element stack) — and,
 //! only when a limit is reached, replaces input bytes before the tokenizer sees them. It
 //! always replaces one byte by one byte, so every offset stays the input's own and byte
 //! accounting is unchanged. Its decisions depend on the bytes alone, never on how the input
 //! is cut into pieces.
+//!
+//! It is also the splitter's tokenizer: reading the bytes it lets through (its output) as
+//! `lol_html` would, it reports, in order, what `lol_html` reports to handlers ([`Piece`]):
+//! start tags with the ranges of their name and attributes, the text of text nodes (with
+//! their kind and where each node ends: at a tag, comment, doctype, `</>`, CDATA marker or
+//! the end of the input), end tags that close open elements, and fills. Memory stays bounded
+//! by the limits below: the splitter keeps at most the bytes of the start tag being read.
 //!
 //! - A tag, comment, doctype or bogus comment reaching [`MAX_TAG_BYTES`] (or a tag reaching
 //!   [`MAX_ATTRIBUTES`]) is closed there: the next bytes are replaced by the shortest
@@ -410,7 +419,7 @@ impl TagInfo {
 }
 
 /// The tokenizer's lexer state.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Tok {
     state: St,
     /// The text mode the tokenizer returns to after a tag.
@@ -423,6 +432,15 @@ struct Tok {
     /// Where the bytes the tokenizer still holds start.
     mark: u64,
     tag: TagInfo,
+    /// Whether attributes of start tags are recorded (in the tokenizer's view, not in the
+    /// copy that follows the real bytes of a cut construct).
+    record: bool,
+    /// The attributes of the start tag being read so far, and the one being read.
+    attrs: Vec<AttrSpan>,
+    attr: AttrSpan,
+    /// A comment, doctype, bogus comment, `</>` or CDATA marker from `.0` to `.1` has just
+    /// been read.
+    boundary: Option<(u64, u64)>,
 }
 
 enum Pattern {
@@ -474,7 +492,61 @@ impl Tok {
             plen: 0,
             mark: 0,
             tag: TagInfo::default(),
+            record: true,
+            attrs: Vec::new(),
+            attr: AttrSpan::default(),
+            boundary: None,
         }
+    }
+
+    /// A tag starts with `first` at `pos` (just after the `<`).
+    #[inline]
+    fn new_tag(&mut self, end: bool, first: u8) {
+        self.tag = TagInfo::new(end, first);
+        self.attrs.clear();
+    }
+
+    /// An attribute name starts with `b` at `pos`.
+    #[inline]
+    fn start_attr(&mut self, b: u8, pos: u64) {
+        self.tag.start_attr(b);
+        self.attr = AttrSpan {
+            name: pos,
+            name_len: 0,
+            value: None,
+        };
+    }
+
+    /// The attribute's value starts at `pos`.
+    #[inline]
+    fn start_value(&mut self, pos: u64) {
+        self.tag.has_value = true;
+        self.attr.value = Some((pos, pos));
+    }
+
+    /// The attribute's value ends at `pos`.
+    #[inline]
+    fn end_value(&mut self, pos: u64) {
+        if let Some(v) = &mut self.attr.value {
+            v.1 = pos;
+        }
+    }
+
+    /// The attribute is complete.
+    #[inline]
+    fn finish_attr(&mut self) {
+        self.tag.finish_attr();
+        // NOTE: the copy that follows a cut tag to its real end does not record (it may
+        // read any number of attributes); the view's tag is cut after MAX_ATTRIBUTES.
+        if self.record && !self.tag.end && self.attrs.len() <= MAX_ATTRIBUTES {
+            self.attr.name_len = self.tag.attr_name_len;
+            self.attrs.push(self.attr);
+        }
+    }
+
+    /// A construct that is not text ended at `pos`.
+    fn mark_boundary(&mut self, pos: u64) {
+        self.boundary = Some((self.mark, pos + 1));
     }
 
     /// Bytes the tokenizer holds, counting the byte at `pos`.
@@ -502,7 +574,7 @@ impl Tok {
                 Pattern::Prefix => return,
                 Pattern::Match(i) => {
                     self.plen = 0;
-                    self.pattern_matched(i);
+                    self.pattern_matched(i, pos);
                     return;
                 }
                 Pattern::Mismatch => {
@@ -521,16 +593,18 @@ impl Tok {
         self.arms(b, pos);
     }
 
-    fn pattern_matched(&mut self, i: usize) {
+    fn pattern_matched(&mut self, i: usize, pos: u64) {
         self.state = match (self.state, i) {
             (St::MarkupDecl, 0) => St::CommentStart,
             (St::MarkupDecl, 1) => St::Bogus,
             (St::MarkupDecl, _) if self.cdata_allowed => {
+                self.mark_boundary(pos);
                 self.text_type = TextMode::CData;
                 St::Text(TextMode::CData)
             }
             (St::MarkupDecl, _) => St::Bogus,
             (St::CDataBracket, _) => {
+                self.mark_boundary(pos);
                 self.text_type = TextMode::Data;
                 St::Text(TextMode::Data)
             }
@@ -573,7 +647,7 @@ impl Tok {
             CDataBracket => self.reconsume(Text(TextMode::CData), b, pos),
             TagOpen => match b {
                 b'a'..=b'z' | b'A'..=b'Z' => {
-                    self.tag = TagInfo::new(false, b);
+                    self.new_tag(false, b);
                     self.state = TagName;
                 }
                 b'!' => self.state = MarkupDecl,
@@ -583,10 +657,12 @@ impl Tok {
             },
             EndTagOpen => match b {
                 b'a'..=b'z' | b'A'..=b'Z' => {
-                    self.tag = TagInfo::new(true, b);
+                    self.new_tag(true, b);
                     self.state = TagName;
                 }
-                b'>' => self.state = Text(TextMode::Data),
+                b'>' => {
+                    self.end_construct(pos);
+                }
                 _ => self.reconsume(Bogus, b, pos),
             },
             MarkupDecl => self.reconsume(Bogus, b, pos),
@@ -601,7 +677,7 @@ impl Tok {
                 b'/' => self.state = SelfClosing,
                 b'>' => self.state = Emitted(false),
                 _ => {
-                    self.tag.start_attr(b);
+                    self.start_attr(b, pos);
                     self.state = AttrName;
                 }
             },
@@ -616,12 +692,12 @@ impl Tok {
                 }
                 b'/' => {
                     self.tag.finish_attr_name();
-                    self.tag.finish_attr();
+                    self.finish_attr();
                     self.state = SelfClosing;
                 }
                 b'>' => {
                     self.tag.finish_attr_name();
-                    self.tag.finish_attr();
+                    self.finish_attr();
                     self.state = Emitted(false);
                 }
                 _ => self.tag.attr_name_byte(b),
@@ -629,43 +705,44 @@ impl Tok {
             AfterAttrName => match b {
                 _ if is_ws(b) => {}
                 b'/' => {
-                    self.tag.finish_attr();
+                    self.finish_attr();
                     self.state = SelfClosing;
                 }
                 b'=' => self.state = BeforeAttrValue,
                 b'>' => {
-                    self.tag.finish_attr();
+                    self.finish_attr();
                     self.state = Emitted(false);
                 }
                 _ => {
-                    self.tag.finish_attr();
-                    self.tag.start_attr(b);
+                    self.finish_attr();
+                    self.start_attr(b, pos);
                     self.state = AttrName;
                 }
             },
             BeforeAttrValue => match b {
                 _ if is_ws(b) => {}
                 b'"' => {
-                    self.tag.has_value = true;
+                    self.start_value(pos + 1);
                     self.state = ValueDq;
                 }
                 b'\'' => {
-                    self.tag.has_value = true;
+                    self.start_value(pos + 1);
                     self.state = ValueSq;
                 }
                 b'>' => {
-                    self.tag.finish_attr();
+                    self.finish_attr();
                     self.state = Emitted(true);
                 }
                 _ => {
-                    self.tag.has_value = true;
+                    self.start_value(pos);
                     self.reconsume(ValueUnq, b, pos);
                 }
             },
             ValueDq | ValueSq => {
                 let quote = if self.state == ValueDq { b'"' } else { b'\'' };
                 if b == quote {
-                    self.tag.finish_attr();
+                    self.end_value(pos);
+                    self.finish_attr();
                     self.state = BeforeAttrName;
                 } else {
                     self.tag.value_byte(b);
@@ -673,11 +750,13 @@ impl Tok {
             }
             ValueUnq => match b {
                 _ if is_ws(b) => {
-                    self.tag.finish_attr();
+                    self.end_value(pos);
+                    self.finish_attr();
                     self.state = BeforeAttrName;
                 }
                 b'>' => {
-                    self.tag.finish_attr();
+                    self.end_value(pos);
+                    self.finish_attr();
                     self.state = Emitted(false);
                 }
                 _ => self.tag.value_byte(b),
@@ -745,7 +824,7 @@ impl Tok {
             },
             TextEndTagOpen(t) => match b {
                 b'a'..=b'z' | b'A'..=b'Z' => {
-                    self.tag = TagInfo::new(true, b);
+                    self.new_tag(true, b);
                     self.state = TextEndTagName(t);
                 }
                 _ => self.reconsume(Text(t), b, pos),
@@ -785,7 +864,7 @@ impl Tok {
             },
             EscapedEndTagOpen => match b {
                 b'a'..=b'z' | b'A'..=b'Z' => {
-                    self.tag = TagInfo::new(true, b);
+                    self.new_tag(true, b);
                     self.state = EscapedEndTagName;
                 }
                 _ => {
@@ -837,6 +916,7 @@ impl Tok {
 
     /// A comment, bogus comment or doctype ended at `pos`.
     fn end_construct(&mut self, pos: u64) {
+        self.mark_boundary(pos);
         self.state = St::Text(TextMode::Data);
         self.mark = pos + 1;
     }
@@ -887,8 +967,16 @@ struct Tree {
     /// whose name is not among them looks for it in the shallow part only).
     // NOTE: most pages stay shallower than that and never touch the map.
     deep_counts: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
-    /// End tags that closed open elements, in order, not yet taken by the splitter.
-    ends: Vec<EndTag>,
+    /// What the tokenizer has read, in order, not yet taken by the splitter.
+    events: Vec<Piece>,
+    /// Attributes of the start tags in `events`.
+    attrs: Vec<AttrSpan>,
+    /// Where the text not yet reported starts.
+    text_from: u64,
+    /// The kind of that text (`None`: text the splitter does not hear of).
+    text_kind: Option<TextKind>,
+    /// Inside a fill: no text is reported.
+    in_fill: bool,
 }
 
 impl Tree {
@@ -897,8 +985,53 @@ impl Tree {
             ns: vec![Ns::Html],
             open: Vec::new(),
             deep_counts: HashMap::default(),
-            ends: Vec::new(),
+            events: Vec::new(),
+            attrs: Vec::new(),
+            text_from: 0,
+            text_kind: Some(TextKind::Data),
+            in_fill: false,
         }
+    }
+
+    /// Reports the text from `text_from` up to `at`.
+    fn text_to(&mut self, at: u64) {
+        if at > self.text_from {
+            if let Some(kind) = self.text_kind.filter(|_| !self.in_fill) {
+                self.events.push(Piece::Text {
+                    start: self.text_from,
+                    end: at,
+                    kind,
+                });
+            }
+            self.text_from = at;
+        }
+    }
+
+    /// A construct that is not text runs from `start` to `end`; the text after it is of
+    /// mode `next`.
+    fn boundary(&mut self, start: u64, end: u64, next: TextMode) {
+        self.text_to(start);
+        if matches!(self.text_kind, Some(TextKind::Data | TextKind::Plain)) {
+            self.events.push(Piece::TextEnd);
+        }
+        self.text_from = self.text_from.max(end);
+        self.text_kind = kind_of(next);
+    }
+
+    /// A fill starts or ends.
+    fn push_fill(&mut self, piece: Piece) {
+        match piece {
+            Piece::FillStart { at, .. } => {
+                self.text_to(at);
+                self.in_fill = true;
+            }
+            Piece::FillEnd { at } => {
+                self.in_fill = false;
+                self.text_from = self.text_from.max(at);
+            }
+            _ => {}
+        }
+        self.events.push(piece);
     }
 
     fn current(&self) -> Ns {
@@ -924,6 +1057,7 @@ impl Tree {
 
     /// Applies a tag the tokenizer has just emitted; it ends at offset `end`.
     fn emit(&mut self, tok: &mut Tok, to_data: bool, end: u64) {
+        self.boundary(tok.mark, end, TextMode::Data);
         let t = &tok.tag;
         tok.text_type = TextMode::Data;
         let h = t.hash;
@@ -954,11 +1088,11 @@ impl Tree {
                 self.leave(&mut tok.cdata_allowed);
             }
             if let Some(depth) = self.pop_to(t.key()) {
-                self.ends.push(EndTag {
+                self.events.push(Piece::End(EndTag {
                     start: tok.mark,
                     end,
                     depth,
-                });
+                }));
             }
         } else {
             if h == tag::SVG {
@@ -999,6 +1133,15 @@ impl Tree {
             } else {
                 !t.self_closing
             };
+            let first = self.attrs.len();
+            self.attrs.extend_from_slice(&tok.attrs);
+            self.events.push(Piece::Start(StartTag {
+                start: tok.mark,
+                end,
+                name_len: t.name_len,
+                attrs: first..self.attrs.len(),
+                content: pushed,
+            }));
             if pushed {
                 let key = t.key();
                 self.open.push(key);
@@ -1007,11 +1150,15 @@ impl Tree {
                 }
             }
         }
-        tok.state = if to_data {
-            St::Text(TextMode::Data)
+        let next = if to_data {
+            TextMode::Data
         } else {
-            St::Text(tok.text_type)
+            tok.text_type
         };
+        tok.state = St::Text(next);
+        // NOTE: text is reported with the tree builder's text type even where the lexer
+        // reads it in the data state (after `<script a=>`).
+        self.text_kind = kind_of(tok.text_type);
     }
 
     /// Pops the nearest open element named `key` and those above it; returns how many
@@ -1054,13 +1201,71 @@ pub(crate) struct EndTag {
     pub depth: usize,
 }
 
-/// Instructions for the splitter, in order.
+/// The kind of text reported in a text mode.
+fn kind_of(mode: TextMode) -> Option<TextKind> {
+    match mode {
+        TextMode::Data => Some(TextKind::Data),
+        TextMode::Plain => Some(TextKind::Plain),
+        TextMode::CData => Some(TextKind::CData),
+        _ => None,
+    }
+}
+
+/// A start tag the tokenizer reads, as `lol_html` reports it to an element handler.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StartTag {
+    /// Offset of the tag's `<`; its name follows.
+    pub start: u64,
+    /// Offset just after its `>`.
+    pub end: u64,
+    /// Length of the name, in bytes.
+    pub name_len: usize,
+    /// Its attributes, in order (duplicates included): a range of [`Guard::attributes`].
+    pub attrs: std::ops::Range<usize>,
+    /// The element can have content (it goes on the open-element stack).
+    pub content: bool,
+}
+
+/// Where an attribute of a start tag is (output offsets).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct AttrSpan {
+    /// Offset of the name.
+    pub name: u64,
+    /// Length of the name, in bytes.
+    pub name_len: usize,
+    /// Offsets of the value (without quotes), when it has one.
+    pub value: Option<(u64, u64)>,
+}
+
+/// The kinds of text the splitter hears of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TextKind {
+    /// Text with character references (the data state).
+    Data,
+    /// Text after `<plaintext>`: taken as it is.
+    Plain,
+    /// CDATA section text (in `svg`/`math`).
+    CData,
+}
+
+/// What the tokenizer reads, in order, for the splitter.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Piece {
-    /// Give these bytes of the output buffer to the tokenizer.
-    Feed(std::ops::Range<usize>),
-    /// The bytes from input offset `at` on are a fill: ignore the text the tokenizer reports
-    /// for them. `breaks`: they replace a line-breaking start tag.
+    /// Text from output offset `start` to `end`: a piece of the current text node.
+    Text {
+        start: u64,
+        end: u64,
+        kind: TextKind,
+    },
+    /// The current text node ends (a tag, comment, doctype or CDATA marker follows, or the
+    /// input ends).
+    TextEnd,
+    /// A start tag.
+    Start(StartTag),
+    /// An end tag that closes open elements.
+    End(EndTag),
+    /// The bytes from input offset `at` on are a fill: the tokenizer reads spaces there and
+    /// no text is reported. `breaks`: they replace a line-breaking start tag.
     FillStart { at: u64, breaks: bool },
     /// The fill ends at input offset `at`.
     FillEnd { at: u64 },
@@ -1116,8 +1321,8 @@ pub(crate) struct Guard {
     flushed: bool,
     /// Held bytes are being given to the tokenizer (they are not held again).
     replaying: bool,
-    /// Start of the current output piece.
-    piece: usize,
+    /// Output bytes so far (the offset after the last byte the tokenizer view has read).
+    out_pos: u64,
     /// Tags the tokenizer emits: end offset, end tag, name hash; and the text mode before
     /// each byte (for checking the guard against `lol_html`).
     #[cfg(test)]
@@ -1133,14 +1338,17 @@ impl Guard {
             limits,
             view: Tok::new(),
             tree: Tree::new(),
-            orig: Tok::new(),
+            orig: Tok {
+                record: false,
+                ..Tok::new()
+            },
             mode: Mode::Pass,
             held: Vec::new(),
             held_start: 0,
             pos: 0,
             flushed: false,
             replaying: false,
-            piece: 0,
+            out_pos: 0,
             #[cfg(test)]
             trace: Default::default(),
             #[cfg(test)]
@@ -1149,28 +1357,51 @@ impl Guard {
     }
 
     /// Processes the next input bytes: appends what the tokenizer is to see to `out` and
-    /// the instructions to `pieces`.
-    pub(crate) fn scan(&mut self, input: &[u8], out: &mut Vec<u8>, pieces: &mut Vec<Piece>) {
-        self.piece = out.len();
+    /// what it reads to the events (see [`Guard::events`]).
+    ///
+    /// When `out` is empty and the tokenizer is to see `input` unchanged, `out` is left
+    /// empty; returns whether `out` holds the output.
+    pub(crate) fn scan(&mut self, input: &[u8], out: &mut Vec<u8>) -> bool {
+        let before = out.len();
+        // NOTE: most pieces pass unchanged; copying them would cost about an instruction
+        // per byte. Until a byte is changed or held, `out` would hold `input[..i]`.
+        let mut copied = before > 0;
         let mut i = 0;
         while i < input.len() {
             if self.mode == Mode::Pass {
                 let n = self.run(&input[i..]);
-                out.extend_from_slice(&input[i..i + n]);
+                if copied {
+                    out.extend_from_slice(&input[i..i + n]);
+                }
                 i += n;
                 if i == input.len() {
                     break;
                 }
+            }
+            if !copied {
+                out.extend_from_slice(&input[..i]);
+                copied = true;
             }
             let n = self.bulk(&input[i..], out);
             if n > 0 {
                 i += n;
                 continue;
             }
-            self.byte(input[i], out, pieces);
+            self.byte(input[i], out);
             i += 1;
         }
-        self.close_piece(out, pieces);
+        self.out_pos += if copied {
+            (out.len() - before) as u64
+        } else {
+            input.len() as u64
+        };
+        // The text read so far is reported now, up to a `<` that may start a construct.
+        let safe = match self.view.state {
+            St::Text(_) => self.out_pos,
+            _ => self.view.mark.min(self.out_pos),
+        };
+        self.tree.text_to(safe);
+        copied
     }
 
     /// Gives the tokenizer view the bytes that pass unchanged, up to the first one that
@@ -1201,6 +1432,7 @@ impl Guard {
             #[cfg(test)]
             self.trace.1.push(self.view.text_type);
             self.view.step(b, pos);
+            self.take_boundary();
             if let St::Emitted(to_data) = self.view.state {
                 #[cfg(test)]
                 self.trace
@@ -1258,7 +1490,7 @@ impl Guard {
                 }
                 St::TagOpen => match b {
                     b'a'..=b'z' | b'A'..=b'Z' => {
-                        v.tag = TagInfo::new(false, b);
+                        v.new_tag(false, b);
                         v.state = St::TagName;
                     }
                     b'/' => v.state = St::EndTagOpen,
@@ -1266,7 +1498,7 @@ impl Guard {
                 },
                 St::EndTagOpen => match b {
                     b'a'..=b'z' | b'A'..=b'Z' => {
-                        v.tag = TagInfo::new(true, b);
+                        v.new_tag(true, b);
                         v.state = St::TagName;
                     }
                     _ => break,
@@ -1298,7 +1530,7 @@ impl Guard {
                         break;
                     }
                     _ => {
-                        v.tag.start_attr(b);
+                        v.start_attr(b, start + i as u64);
                         v.state = St::AttrName;
                         if v.tag.attrs > attributes {
                             i += 1;
@@ -1317,12 +1549,12 @@ impl Guard {
                     }
                     b'/' => {
                         v.tag.finish_attr_name();
-                        v.tag.finish_attr();
+                        v.finish_attr();
                         v.state = St::SelfClosing;
                     }
                     b'>' => {
                         v.tag.finish_attr_name();
-                        v.tag.finish_attr();
+                        v.finish_attr();
                         v.state = St::Emitted(false);
                         i += 1;
                         break;
@@ -1343,19 +1575,19 @@ impl Guard {
                 St::AfterAttrName => match b {
                     _ if is_ws(b) => {}
                     b'/' => {
-                        v.tag.finish_attr();
+                        v.finish_attr();
                         v.state = St::SelfClosing;
                     }
                     b'=' => v.state = St::BeforeAttrValue,
                     b'>' => {
-                        v.tag.finish_attr();
+                        v.finish_attr();
                         v.state = St::Emitted(false);
                         i += 1;
                         break;
                     }
                     _ => {
-                        v.tag.finish_attr();
-                        v.tag.start_attr(b);
+                        v.finish_attr();
+                        v.start_attr(b, start + i as u64);
                         v.state = St::AttrName;
                         if v.tag.attrs > attributes {
                             i += 1;
@@ -1366,21 +1598,21 @@ impl Guard {
                 St::BeforeAttrValue => match b {
                     _ if is_ws(b) => {}
                     b'"' => {
-                        v.tag.has_value = true;
+                        v.start_value(start + i as u64 + 1);
                         v.state = St::ValueDq;
                     }
                     b'\'' => {
-                        v.tag.has_value = true;
+                        v.start_value(start + i as u64 + 1);
                         v.state = St::ValueSq;
                     }
                     b'>' => {
-                        v.tag.finish_attr();
+                        v.finish_attr();
                         v.state = St::Emitted(true);
                         i += 1;
                         break;
                     }
                     _ => {
-                        v.tag.has_value = true;
+                        v.start_value(start + i as u64);
                         // Reconsumed as the first byte of an unquoted value.
                         v.state = St::ValueUnq;
                         continue;
@@ -1390,7 +1622,8 @@ impl Guard {
                     let quote = if v.state == St::ValueDq { b'"' } else { b'\'' };
                     if v.tag.encoding_attr {
                         if b == quote {
-                            v.tag.finish_attr();
+                            v.end_value(start + i as u64);
+                            v.finish_attr();
                             v.state = St::BeforeAttrName;
                         } else {
                             v.tag.value_byte(b);
@@ -1399,7 +1632,8 @@ impl Guard {
                         match memchr::memchr(quote, &input[i..]) {
                             Some(k) => {
                                 i += k;
-                                v.tag.finish_attr();
+                                v.end_value(start + i as u64);
+                                v.finish_attr();
                                 v.state = St::BeforeAttrName;
                             }
                             None => {
@@ -1411,11 +1645,13 @@ impl Guard {
                 }
                 St::ValueUnq => match b {
                     _ if is_ws(b) => {
-                        v.tag.finish_attr();
+                        v.end_value(start + i as u64);
+                        v.finish_attr();
                         v.state = St::BeforeAttrName;
                     }
                     b'>' => {
-                        v.tag.finish_attr();
+                        v.end_value(start + i as u64);
+                        v.finish_attr();
                         v.state = St::Emitted(false);
                         i += 1;
                         break;
@@ -1534,32 +1770,56 @@ impl Guard {
         n
     }
 
-    /// Moves the end tags read so far (see [`EndTag`]) to `into`, in order.
-    pub(crate) fn take_ends(&mut self, into: &mut Vec<EndTag>) {
-        into.append(&mut self.tree.ends);
+    /// What the tokenizer has read so far, in order (taken by [`Guard::clear_events`]).
+    pub(crate) fn events(&self) -> &[Piece] {
+        &self.tree.events
     }
 
-    /// Ends the input: releases held bytes and closes an open fill.
-    pub(crate) fn finish(&mut self, out: &mut Vec<u8>, pieces: &mut Vec<Piece>) {
-        self.piece = out.len();
+    /// The attributes of the start tags among [`Guard::events`].
+    pub(crate) fn attributes(&self) -> &[AttrSpan] {
+        &self.tree.attrs
+    }
+
+    /// Forgets the events reported so far.
+    pub(crate) fn clear_events(&mut self) {
+        self.tree.events.clear();
+        self.tree.attrs.clear();
+    }
+
+    /// The first output offset whose byte later events may still refer to: the start of a
+    /// start tag being read, or of a `<` or `</` that may yet turn out to be text.
+    pub(crate) fn keep_from(&self) -> u64 {
+        let v = &self.view;
+        let open =
+            matches!(v.state, St::TagOpen | St::EndTagOpen) || (v.state.in_tag() && !v.tag.end);
+        if open {
+            v.mark.min(self.out_pos)
+        } else {
+            self.out_pos
+        }
+    }
+
+    /// Ends the input: releases held bytes, closes an open fill and reports the last text.
+    pub(crate) fn finish(&mut self, out: &mut Vec<u8>) {
+        let before = out.len();
         match self.mode {
-            Mode::Hold => self.release_hold(out, pieces),
+            Mode::Hold => self.release_hold(out),
             Mode::DashRun { .. } => self.release(out),
             _ => {}
         }
         if self.mode == Mode::Fill {
-            self.close_piece(out, pieces);
-            pieces.push(Piece::FillEnd { at: self.pos });
+            self.tree.push_fill(Piece::FillEnd { at: self.pos });
             self.mode = Mode::Pass;
         }
-        self.close_piece(out, pieces);
-    }
-
-    fn close_piece(&mut self, out: &[u8], pieces: &mut Vec<Piece>) {
-        if out.len() > self.piece {
-            pieces.push(Piece::Feed(self.piece..out.len()));
-        }
-        self.piece = out.len();
+        self.out_pos += (out.len() - before) as u64;
+        // At the end of the input a `<` or `</` (and a `]` in CDATA) is text; an unfinished
+        // tag, comment or doctype is not.
+        let safe = match self.view.state {
+            St::Text(_) | St::TagOpen | St::EndTagOpen | St::CDataBracket => self.out_pos,
+            _ => self.view.mark.min(self.out_pos),
+        };
+        self.tree.text_to(safe);
+        self.tree.boundary(safe, self.out_pos, TextMode::Data);
     }
 
     /// Copies a run of bytes that cannot change anything, if the state allows; returns how
@@ -1592,12 +1852,21 @@ impl Guard {
         n
     }
 
+    /// Reports a construct the tokenizer view has just read to the end, if any.
+    #[inline]
+    fn take_boundary(&mut self) {
+        if let Some((start, end)) = self.view.boundary.take() {
+            self.tree.boundary(start, end, self.view.text_type);
+        }
+    }
+
     #[inline]
     fn feed_view(&mut self, c: u8, pos: u64, out: &mut Vec<u8>) {
         out.push(c);
         #[cfg(test)]
         self.trace.1.push(self.view.text_type);
         self.view.step(c, pos);
+        self.take_boundary();
         #[cfg(test)]
         if !self.view.state.is_text() {
             self.max_held = self.max_held.max(self.view.held(pos + 1));
@@ -1612,19 +1881,19 @@ impl Guard {
         }
     }
 
-    fn byte(&mut self, b: u8, out: &mut Vec<u8>, pieces: &mut Vec<Piece>) {
+    fn byte(&mut self, b: u8, out: &mut Vec<u8>) {
         let pos = self.pos;
         self.pos += 1;
         match self.mode {
-            Mode::Pass => self.pass(b, pos, out, pieces),
+            Mode::Pass => self.pass(b, pos, out),
             Mode::Hold => {
                 self.held.push(b);
-                self.decide_hold(out, pieces);
+                self.decide_hold(out);
             }
             Mode::DashRun {
                 double,
                 after_dashes,
-            } => self.dash_run(b, pos, double, after_dashes, out, pieces),
+            } => self.dash_run(b, pos, double, after_dashes, out),
             Mode::Closing { live } => {
                 let c = closer(self.view.state, b);
                 self.feed_view(c, pos, out);
@@ -1643,8 +1912,7 @@ impl Guard {
                 }
                 if self.view.state.is_text() {
                     if live {
-                        self.close_piece(out, pieces);
-                        pieces.push(Piece::FillStart {
+                        self.tree.push_fill(Piece::FillStart {
                             at: pos + 1,
                             breaks: false,
                         });
@@ -1663,8 +1931,7 @@ impl Guard {
                 self.view.mark = pos + 1;
                 self.orig.step(b, pos);
                 if self.orig.state.is_text() {
-                    self.close_piece(out, pieces);
-                    pieces.push(Piece::FillEnd { at: pos + 1 });
+                    self.tree.push_fill(Piece::FillEnd { at: pos + 1 });
                     self.mode = Mode::Pass;
                 }
             }
@@ -1672,7 +1939,7 @@ impl Guard {
     }
 
     #[inline]
-    fn pass(&mut self, b: u8, pos: u64, out: &mut Vec<u8>, pieces: &mut Vec<Piece>) {
+    fn pass(&mut self, b: u8, pos: u64, out: &mut Vec<u8>) {
         let v = &self.view;
         let capped = v.held(pos) >= self.limits.tag_bytes;
 
@@ -1690,10 +1957,11 @@ impl Guard {
             s if (s.in_tag() && (capped || v.tag.attrs > self.limits.attributes))
                 || ((s.in_comment() || s == St::Bogus) && capped) =>
             {
-                self.orig = self.view;
+                self.orig = self.view.clone();
+                self.orig.record = false;
                 self.mode = Mode::Closing { live: true };
                 self.pos = pos;
-                self.byte(b, out, pieces);
+                self.byte(b, out);
                 return;
             }
             St::TextEndTagName(_) | St::EscapedEndTagName if capped && b.is_ascii_alphabetic() => {
@@ -1735,15 +2003,7 @@ impl Guard {
     /// releases such text only at a `<`, so one of the dashes (or two, as `x<`) becomes
     /// one, chosen so that the tokenizer is in the same state as with the real dashes when
     /// it reads the byte after them.
-    fn dash_run(
-        &mut self,
-        b: u8,
-        pos: u64,
-        double: bool,
-        after_dashes: bool,
-        out: &mut Vec<u8>,
-        pieces: &mut Vec<Piece>,
-    ) {
+    fn dash_run(&mut self, b: u8, pos: u64, double: bool, after_dashes: bool, out: &mut Vec<u8>) {
         let start = self.held_start;
         if b == b'-' {
             self.held.push(b);
@@ -1763,7 +2023,7 @@ impl Guard {
             // `-->` leaves the escaped text (releasing it); a single `-` after `--` in
             // double-escaped text cannot be turned into a release.
             self.release(out);
-            self.pass(b, pos, out, pieces);
+            self.pass(b, pos, out);
             return;
         }
         // The dashes but the last (or last two), then `<` (or `x<`): afterwards the
@@ -1779,7 +2039,7 @@ impl Guard {
         }
         self.flushed = true;
         self.mode = Mode::Pass;
-        self.pass(b, pos, out, pieces);
+        self.pass(b, pos, out);
     }
 
     /// Gives held bytes to the tokenizer unchanged.
@@ -1793,14 +2053,14 @@ impl Guard {
 
     /// Gives a held start tag to the tokenizer as if it had never been held: the limit on
     /// tag bytes applies to it as to any other (its name, read while held, can be longer).
-    fn release_hold(&mut self, out: &mut Vec<u8>, pieces: &mut Vec<Piece>) {
+    fn release_hold(&mut self, out: &mut Vec<u8>) {
         let held = std::mem::take(&mut self.held);
         let end = self.pos;
         self.pos = self.held_start;
         self.mode = Mode::Pass;
         self.replaying = true;
         for &c in &held {
-            self.byte(c, out, pieces);
+            self.byte(c, out);
         }
         self.replaying = false;
         debug_assert_eq!(self.pos, end);
@@ -1808,10 +2068,10 @@ impl Guard {
 
     /// With the open-element stack full: lets a held start tag through or turns it into a
     /// fill, once its name is known.
-    fn decide_hold(&mut self, out: &mut Vec<u8>, pieces: &mut Vec<Piece>) {
+    fn decide_hold(&mut self, out: &mut Vec<u8>) {
         let held = &self.held;
         if !held[1].is_ascii_alphabetic() {
-            self.release_hold(out, pieces);
+            self.release_hold(out);
             return;
         }
         let last = held[held.len() - 1];
@@ -1824,16 +2084,16 @@ impl Guard {
         };
         let h = hash(name);
         if self.tree.current() == Ns::Html && (tag::is_void(h) || text_adjustment(h).is_some()) {
-            self.release_hold(out, pieces);
+            self.release_hold(out);
             return;
         }
         let lower = name.to_ascii_lowercase();
         let breaks = std::str::from_utf8(&lower).is_ok_and(|n| tags::classify(n).breaks);
         let start = self.held_start;
         let held = std::mem::take(&mut self.held);
-        self.close_piece(out, pieces);
-        pieces.push(Piece::FillStart { at: start, breaks });
+        self.tree.push_fill(Piece::FillStart { at: start, breaks });
         self.orig = Tok::new();
+        self.orig.record = false;
         self.orig.mark = start;
         for (i, &c) in held.iter().enumerate() {
             let at = start + i as u64;
@@ -1844,8 +2104,7 @@ impl Guard {
             self.orig.step(c, at);
         }
         if self.orig.state.is_text() {
-            self.close_piece(out, pieces);
-            pieces.push(Piece::FillEnd {
+            self.tree.push_fill(Piece::FillEnd {
                 at: start + held.len() as u64,
             });
             self.mode = Mode::Pass;
@@ -1887,9 +2146,14 @@ mod tests {
         let mut out = Vec::new();
         let mut pieces = Vec::new();
         for piece in input.chunks(chunk.max(1)) {
-            g.scan(piece, &mut out, &mut pieces);
+            if !g.scan(piece, &mut out) {
+                out.extend_from_slice(piece);
+            }
+            pieces.extend_from_slice(g.events());
+            g.clear_events();
         }
-        g.finish(&mut out, &mut pieces);
+        g.finish(&mut out);
+        pieces.extend_from_slice(g.events());
         (out, pieces)
     }
 
@@ -1918,7 +2182,7 @@ mod tests {
             assert!(out.ends_with(b" after</div>"));
             let fills: Vec<_> = pieces
                 .iter()
-                .filter(|p| !matches!(p, Piece::Feed(_)))
+                .filter(|p| matches!(p, Piece::FillStart { .. } | Piece::FillEnd { .. }))
                 .collect();
             let end = (html.len() - b"after</div>".len()) as u64;
             assert_eq!(
@@ -2013,14 +2277,134 @@ mod tests {
         trace.into_inner()
     }
 
-    fn guarded(html: &[u8], limits: Limits, chunk: usize) -> (Guard, Vec<u8>, Vec<Piece>) {
+    /// The guard's output, events and the attributes of its start tags.
+    fn guarded_all(
+        html: &[u8],
+        limits: Limits,
+        chunk: usize,
+    ) -> (Guard, Vec<u8>, Vec<Piece>, Vec<AttrSpan>) {
         let mut g = Guard::new(limits);
-        let (mut out, mut pieces) = (Vec::new(), Vec::new());
+        let (mut out, mut pieces, mut attrs) = (Vec::new(), Vec::new(), Vec::new());
+        let mut take = |g: &mut Guard| {
+            for p in g.events() {
+                pieces.push(match p {
+                    Piece::Start(t) => {
+                        let first = attrs.len();
+                        attrs.extend_from_slice(&g.attributes()[t.attrs.clone()]);
+                        Piece::Start(StartTag {
+                            attrs: first..attrs.len(),
+                            ..t.clone()
+                        })
+                    }
+                    p => p.clone(),
+                });
+            }
+            g.clear_events();
+        };
         for piece in html.chunks(chunk) {
-            g.scan(piece, &mut out, &mut pieces);
+            if !g.scan(piece, &mut out) {
+                out.extend_from_slice(piece);
+            }
+            take(&mut g);
         }
-        g.finish(&mut out, &mut pieces);
+        g.finish(&mut out);
+        take(&mut g);
+        (g, out, pieces, attrs)
+    }
+
+    fn guarded(html: &[u8], limits: Limits, chunk: usize) -> (Guard, Vec<u8>, Vec<Piece>) {
+        let (g, out, pieces, _) = guarded_all(html, limits, chunk);
         (g, out, pieces)
+    }
+
+    /// A start tag or a non-empty text node (of data or plain text), as an element handler
+    /// and a text handler see them.
+    #[derive(Debug, PartialEq, Eq)]
+    enum Token {
+        Start {
+            end: u64,
+            name: String,
+            attrs: Vec<(String, String)>,
+            content: bool,
+        },
+        Text(String),
+    }
+
+    /// What `lol_html` reports for a UTF-8 document.
+    fn lol_html_tokens(html: &[u8]) -> Vec<Token> {
+        use lol_html::html_content::TextType;
+        use lol_html::{HtmlRewriter, Settings, doc_text, element};
+        use std::cell::RefCell;
+        let tokens = RefCell::new(Vec::new());
+        let node = RefCell::new(String::new());
+        let mut rewriter = HtmlRewriter::new(
+            Settings::new()
+                .with_strict(false)
+                .append_element_content_handler(element!("*", |el| {
+                    tokens.borrow_mut().push(Token::Start {
+                        end: el.source_location().bytes().end as u64,
+                        name: el.tag_name(),
+                        attrs: el
+                            .attributes()
+                            .iter()
+                            .map(|a| (a.name(), a.value()))
+                            .collect(),
+                        content: el.can_have_content(),
+                    });
+                    Ok(())
+                }))
+                .append_document_content_handler(doc_text!(|t| {
+                    if matches!(t.text_type(), TextType::Data | TextType::PlainText) {
+                        node.borrow_mut().push_str(t.as_str());
+                        if t.last_in_text_node() {
+                            let text = std::mem::take(&mut *node.borrow_mut());
+                            if !text.is_empty() {
+                                tokens.borrow_mut().push(Token::Text(text));
+                            }
+                        }
+                    }
+                    Ok(())
+                })),
+            |_: &[u8]| {},
+        );
+        rewriter.write(html).unwrap();
+        rewriter.end().unwrap();
+        tokens.into_inner()
+    }
+
+    /// The same from the guard's events.
+    fn guard_tokens(html: &[u8], chunk: usize) -> Vec<Token> {
+        let (_, out, pieces, attrs) = guarded_all(html, Limits::default(), chunk);
+        let bytes = |start: u64, end: u64| &out[start as usize..end as usize];
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        let mut tokens = Vec::new();
+        let mut node = Vec::new();
+        for p in pieces {
+            match p {
+                Piece::Text { start, end, kind } if kind != TextKind::CData => {
+                    node.extend_from_slice(bytes(start, end));
+                }
+                Piece::TextEnd if !node.is_empty() => {
+                    tokens.push(Token::Text(text(&std::mem::take(&mut node))));
+                }
+                Piece::Start(t) => tokens.push(Token::Start {
+                    end: t.end,
+                    name: text(bytes(t.start + 1, t.start + 1 + t.name_len as u64))
+                        .to_ascii_lowercase(),
+                    attrs: attrs[t.attrs]
+                        .iter()
+                        .map(|a| {
+                            let name = text(bytes(a.name, a.name + a.name_len as u64));
+                            let value = a.value.map_or(String::new(), |(s, e)| text(bytes(s, e)));
+                            (name.to_ascii_lowercase(), value)
+                        })
+                        .collect(),
+                    content: t.content,
+                }),
+                _ => {}
+            }
+        }
+        tokens
     }
 
     /// Checks the guard's idea of the tokenizer against what `lol_html` reports for the
@@ -2079,6 +2463,9 @@ mod tests {
             Just(" a="),
             Just("/"),
             Just(" a = \"<p>\" c"),
+            Just(" class=a CLASS='b' id"),
+            Just(" Id=\"x&amp;y\" role=nav"),
+            Just(" \u{e9}l=\u{e8}t\u{e9}"),
         ];
         prop_oneof![
             (name.clone(), attr.clone()).prop_map(|(n, a)| format!("<{n}{a}>")),
@@ -2103,6 +2490,10 @@ mod tests {
             Just("</ x>".to_string()),
             Just("</>".to_string()),
             Just("&amp;".to_string()),
+            Just("<3 a<b".to_string()),
+            Just("caf\u{e9} \u{65e5}".to_string()),
+            Just("<p\u{e9} x>".to_string()),
+            Just("]]>".to_string()),
             Just(" \n".to_string()),
             "[a-z<>/!\\-'\"= ]{1,8}",
             "[a-z ]{1,12}",
@@ -2166,6 +2557,22 @@ mod tests {
                 check_trace(&g, &out)?;
             }
         }
+
+        /// The guard reports the start tags (names, attributes, whether they can have
+        /// content) and the text nodes (data and plain text) `lol_html` reports to element
+        /// and text handlers, however the input is cut.
+        #[test]
+        fn the_guard_reports_what_lol_html_does(
+            parts in proptest::collection::vec(fragment(), 0..40),
+            tail in proptest::sample::select(vec!["", "<", "</", "<!", "<a", "<a b='", "&am"]),
+        ) {
+            let html = parts.concat() + tail;
+            let lol = lol_html_tokens(html.as_bytes());
+            for chunk in [1, 4, usize::MAX] {
+                let ours = guard_tokens(html.as_bytes(), chunk);
+                proptest::prop_assert_eq!(&ours, &lol, "chunk {} in {:?}", chunk, html);
+            }
+        }
     }
 
     proptest::proptest! {
@@ -2203,7 +2610,10 @@ mod tests {
                 let (_, o, p) = guarded(html.as_bytes(), limits, chunk);
                 proptest::prop_assert_eq!(&o, &out);
                 let fills = |p: &[Piece]| -> Vec<Piece> {
-                    p.iter().filter(|p| !matches!(p, Piece::Feed(_))).cloned().collect()
+                    p.iter()
+                        .filter(|p| matches!(p, Piece::FillStart { .. } | Piece::FillEnd { .. }))
+                        .cloned()
+                        .collect()
                 };
                 proptest::prop_assert_eq!(fills(&p), fills(&pieces));
             }

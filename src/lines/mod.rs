@@ -7,9 +7,24 @@
 //! the previous line to the end of this one, which gives the text density of the seed
 //! design (`text_bytes / html_bytes`).
 //!
-//! The splitter sits on `lol_html`'s tokenizer: no DOM is built, and memory does not grow
-//! with the input. Bytes go in by [`Splitter::write`] in pieces of any size, and complete
-//! lines come out of [`Splitter::next_line`] as soon as the tag that ends them has been read.
+//! The splitter tokenizes HTML the way `lol_html` does, byte for byte: no DOM is built, and
+//! memory does not grow with the input. Bytes go in by [`Splitter::write`] in pieces of any
+//! size, and complete lines come out of [`Splitter::next_line`] as soon as the tag that ends
+//! them has been read.
+//!
+//! # Data flow
+//! The input (transcoded to UTF-8 first when it is UTF-16 or ISO-2022-JP) goes through the
+//! guard (`guard.rs`), which follows `lol_html`'s lexer state by state, with its tree-builder
+//! feedback, and reports what that tokenizer would report to an element handler on `"*"`, a
+//! document text handler and the end-tag handlers: start tags (name and attribute ranges,
+//! duplicates included, and whether the element can have content), the text of data and
+//! plain-text nodes, the end tags that close open elements, in document order. The splitter
+//! reads names and values from those ranges and decodes them as `lol_html` does (with
+//! `encoding_rs`, from the document's encoding, which a `<meta charset>` switches when the
+//! encoding was only guessed); it decodes text nodes as `lol_html`'s text decoder does
+//! (replacement characters, characters split between pieces) and then character
+//! references. `lol_html` itself is no longer run on the input: the guard's tests check it
+//! against `lol_html`'s own reports, token for token.
 //!
 //! ```
 //! use mainline::lines::Splitter;
@@ -69,17 +84,16 @@
 //! that can have content and falls only with matching end tags, so unclosed `<p>`, `<li>` or
 //! `<td>` count too. Cut constructs and skipped start tags change the bytes the tokenizer
 //! sees one for one (see `guard.rs`), so offsets and byte accounting are those of the
-//! input, and the result does not depend on how the input is cut into pieces. As a last
-//! line of defence the tokenizer's own memory is limited to 64 MiB: a document that needed
-//! more would fail with [`Error::Html`] rather than exhaust memory (the caps above keep it
-//! far below that).
+//! input, and the result does not depend on how the input is cut into pieces. Between two
+//! pieces the splitter keeps at most the start tag being read (within [`MAX_TAG_BYTES`]).
 //!
 //! # Byte accounting
 //! A line ends where the tag that breaks it starts; its `html_bytes` run from the end of
 //! the previous line to there. The sum of `html_bytes` over all lines plus
 //! [`Splitter::trailing_bytes`] is exactly [`Splitter::input_bytes`]. Offsets are counted
-//! in the input's own encoding; only inputs that `lol_html` cannot tokenize directly
-//! (UTF-16, ISO-2022-JP) are counted in their UTF-8 transcoding. Where a line is split
+//! in the input's own encoding; only inputs that are not ASCII-compatible (UTF-16,
+//! ISO-2022-JP), which `lol_html` cannot tokenize either, are counted in their UTF-8
+//! transcoding. Where a line is split
 //! inside a text node (in `<pre>`, or at [`MAX_LINE_BYTES`]) the split offset is computed
 //! from the decoded text, counting for each character the fewest bytes it can have taken in
 //! the input: exact for valid UTF-8 without character references, and never beyond the
@@ -88,19 +102,14 @@
 mod guard;
 mod tags;
 
-use std::cell::RefCell;
+use std::borrow::Cow;
 use std::collections::VecDeque;
-use std::rc::Rc;
 use std::sync::Arc;
 
-use encoding_rs::Decoder;
-use lol_html::html_content::{Element, TextChunk, TextType};
-use lol_html::{
-    AsciiCompatibleEncoding, HtmlRewriter, MemorySettings, OutputSink, Settings, doc_text, element,
-};
+use encoding_rs::{CoderResult, Decoder, Encoding};
 
 pub(crate) use guard::KeyHasher;
-use guard::{EndTag, Guard, Limits, Piece};
+use guard::{AttrSpan, EndTag, Guard, Limits, Piece, StartTag, TextKind};
 pub use guard::{MAX_ATTRIBUTES, MAX_OPEN_ELEMENTS, MAX_TAG_BYTES};
 pub use tags::{Block, ctx, hint};
 use tags::{Closes, class_hints, classify, role_ctx};
@@ -110,6 +119,9 @@ use crate::{Error, Result};
 
 /// The longest line text, in bytes, before a line is split.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Bytes reserved for a line's text when its first characters arrive.
+const LINE_RESERVE: usize = 128;
 
 /// How many open elements are tracked one by one. Deeper elements still count towards
 /// [`Line::depth`], but their class, id and context are not recorded.
@@ -240,6 +252,17 @@ impl Totals {
     }
 }
 
+/// The decoder of a text node.
+struct NodeDecoder(Decoder);
+
+impl std::fmt::Debug for NodeDecoder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("NodeDecoder")
+            .field(&self.0.encoding().name())
+            .finish()
+    }
+}
+
 /// Element kinds that take part in implied end tags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -288,7 +311,7 @@ struct Current {
     ancestors: Vec<Arc<str>>,
 }
 
-/// Everything the tokenizer callbacks update.
+/// Everything the tokenizer's reports update.
 #[derive(Debug, Default)]
 struct State {
     stack: Vec<Open>,
@@ -317,7 +340,7 @@ struct State {
     in_fill: bool,
     /// The tokenizer decodes the input as UTF-8 (as is, or transcoded from UTF-16).
     utf8: bool,
-    /// A `<meta>` may still change the encoding (it was guessed), and none has yet.
+    /// A `<meta>` has set the encoding [`State::source_len`] assumes.
     charset_found: bool,
 
     index: u64,
@@ -327,20 +350,21 @@ struct State {
     /// serial number and whether it breaks lines when it is tracked (see
     /// [`State::start_tag`]).
     tokenizer_open: Vec<Option<(u32, bool)>>,
-    /// End tags the guard has seen the tokenizer read, in order; those before
-    /// `ends_done` are applied.
-    ends: Vec<EndTag>,
-    ends_done: usize,
-    /// End offset of the first end tag not yet applied (`u64::MAX`: none).
-    next_end: u64,
 
-    /// The bytes being written to the tokenizer (the guard's output), shared with the
-    /// [`Splitter`], so that names and values of tags inside them are read in place.
-    window: Rc<RefCell<Vec<u8>>>,
-    /// Tokenizer offset of `window[0]`.
-    window_start: u64,
-    /// Bytes written to the tokenizer so far, `window` included.
-    written: u64,
+    /// The encoding text, tag names and attribute values are decoded from (UTF-8 for
+    /// transcoded inputs).
+    encoding: Option<&'static Encoding>,
+    /// A `<meta>` may switch `encoding` (it was guessed).
+    adjust: bool,
+    /// A `<meta>` has switched `encoding`.
+    encoding_found: bool,
+    /// The decoder of the current text node, once it needed one (its first bytes that are
+    /// not plain ASCII or valid UTF-8): it holds a character split between pieces.
+    decoder: Option<NodeDecoder>,
+    /// The kind of the current text node, once it has text.
+    node: Option<TextKind>,
+    /// Scratch space for decoded text.
+    decoded: String,
 }
 
 const OVERFLOW_ID: u32 = u32::MAX;
@@ -350,79 +374,72 @@ impl State {
         self.max_seen = self.max_seen.max(end as u64);
     }
 
-    /// A start tag: its element is pushed on the tokenizer's open-element stack when it
-    /// can have content.
-    fn open_element(&mut self, el: &mut Element<'_, '_>) {
-        let tracked = self.start_tag(el);
-        if el.can_have_content() {
-            self.tokenizer_open.push(tracked);
-        }
-    }
-
-    /// Applies the end tags that end at or before `offset`, as `lol_html` would run the
-    /// end-tag handlers of the elements they close: nearest first, each with the end tag's
-    /// location.
-    // NOTE: the guard reads every end tag the tokenizer reads and follows its open-element
-    // stack, so the splitter registers no end-tag handlers, which would cost lol_html an end
-    // tag token and several allocations per element.
-    #[inline]
-    fn apply_ends(&mut self, offset: u64) {
-        if offset >= self.next_end {
-            self.apply_ends_to(offset);
-        }
-    }
-
-    /// Takes the end tags the guard has recorded.
-    fn take_ends(&mut self, guard: &mut Guard) {
-        guard.take_ends(&mut self.ends);
-        self.next_end = self.ends.get(self.ends_done).map_or(u64::MAX, |e| e.end);
-    }
-
-    fn apply_ends_to(&mut self, offset: u64) {
-        while let Some(&end) = self.ends.get(self.ends_done) {
-            if end.end > offset {
-                self.next_end = end.end;
-                return;
-            }
-            self.ends_done += 1;
-            while self.tokenizer_open.len() > end.depth {
-                if let Some(Some((id, breaks))) = self.tokenizer_open.pop() {
-                    self.end_tag(id, breaks, end.start as usize..end.end as usize);
+    /// Applies what the tokenizer has read (see [`guard::Piece`]); `out` holds the bytes
+    /// from offset `base` on.
+    fn apply(&mut self, events: &[Piece], attrs: &[AttrSpan], out: &[u8], base: u64) {
+        let bytes = |start: u64, end: u64| -> &[u8] {
+            let from = usize::try_from(start.saturating_sub(base)).unwrap_or(usize::MAX);
+            let to = usize::try_from(end.saturating_sub(base)).unwrap_or(usize::MAX);
+            out.get(from..to.min(out.len())).unwrap_or_default()
+        };
+        for event in events {
+            match event {
+                Piece::Text { start, end, kind } => {
+                    self.see(*end as usize);
+                    if *kind != TextKind::CData && !self.in_fill {
+                        self.text(bytes(*start, *end), *kind);
+                    }
                 }
+                Piece::TextEnd => self.text_end(),
+                Piece::Start(tag) => {
+                    let attrs = attrs.get(tag.attrs.clone()).unwrap_or_default();
+                    let tracked = self.start_tag(tag, attrs, &bytes);
+                    if tag.content {
+                        self.tokenizer_open.push(tracked);
+                    }
+                }
+                Piece::End(end) => self.end_tags(*end),
+                Piece::FillStart { at, breaks } => self.fill_start(*at, *breaks),
+                Piece::FillEnd { at } => self.fill_end(*at),
             }
         }
-        self.ends.clear();
-        self.ends_done = 0;
-        self.next_end = u64::MAX;
     }
 
-    fn start_tag(&mut self, el: &mut Element<'_, '_>) -> Option<(u32, bool)> {
-        let loc = el.source_location().bytes();
-        self.apply_ends(loc.start as u64);
+    /// An end tag: the elements it closes on the tokenizer's open-element stack end, nearest
+    /// first, each with the end tag's location (as `lol_html` would run their end-tag
+    /// handlers).
+    fn end_tags(&mut self, end: EndTag) {
+        while self.tokenizer_open.len() > end.depth {
+            if let Some(Some((id, breaks))) = self.tokenizer_open.pop() {
+                self.end_tag(id, breaks, end.start as usize..end.end as usize);
+            }
+        }
+    }
+
+    /// A start tag; `bytes` gives the input bytes between two offsets within the tag.
+    fn start_tag<'b>(
+        &mut self,
+        tag: &StartTag,
+        attrs: &[AttrSpan],
+        bytes: &dyn Fn(u64, u64) -> &'b [u8],
+    ) -> Option<(u32, bool)> {
+        let loc = tag.start as usize..tag.end as usize;
         self.see(loc.end);
         self.last_token_end = loc.end as u64;
         self.node_decoded = 0;
+        let encoding = self.encoding.unwrap_or(encoding_rs::UTF_8);
+        let name_bytes = bytes(tag.start + 1, tag.start + 1 + tag.name_len as u64);
+        if self.adjust && name_bytes.eq_ignore_ascii_case(b"meta") {
+            self.meta(attrs, bytes, encoding);
+        }
         if self.ctx_now & ctx::SKIP != 0 {
             // NOTE: nothing inside script/svg/template/… becomes text, so its elements
             // need neither line breaks nor a place on the stack (which saves an end-tag
             // handler per element; svg icons can hold hundreds).
             return None;
         }
-        // NOTE: names and values are read from the bytes the tokenizer was given when it
-        // still holds them (almost always), which saves lol_html's allocated lower-case
-        // copies; the results are the same.
-        let window = Rc::clone(&self.window);
-        let window = window.borrow();
-        let window_start = self.window_start;
-        let raw = |range: std::ops::Range<usize>| -> Option<&[u8]> {
-            let start = usize::try_from((range.start as u64).checked_sub(window_start)?).ok()?;
-            window.get(start..start + range.len())
-        };
         let mut name_buf = [0u8; 32];
-        let name = match raw(loc.clone()).and_then(|tag| lower_name(tag, &mut name_buf)) {
-            Some(name) => std::borrow::Cow::Borrowed(name),
-            None => std::borrow::Cow::Owned(el.tag_name()),
-        };
+        let name = tag_name(name_bytes, encoding, &mut name_buf);
         let info = classify(&name);
         let kind = kind_of(&name);
         if info.breaks {
@@ -439,40 +456,23 @@ impl State {
             Closes::Row => self.close_implied(Kind::Row, &[Kind::Table]),
             Closes::Option => self.close_implied(Kind::Option, &[Kind::Select]),
         }
-        if !el.can_have_content() {
+        if !tag.content {
             return None;
         }
 
         let mut ctx_bits = info.ctx;
         let mut hints = 0u16;
         let mut descriptor: Option<Descriptor> = None;
-        for attr in el.attributes() {
+        for attr in attrs {
             // Only names of the lengths looked for below are worth reading.
-            let Some(name_at) = attr.name_source_location().map(|l| l.bytes()) else {
-                continue;
-            };
-            if !matches!(name_at.len(), 2 | 4 | 5 | 6 | 8 | 11) {
+            if !matches!(attr.name_len, 2 | 4 | 5 | 6 | 8 | 11) {
                 continue;
             }
-            let attr_name = match raw(name_at) {
-                Some(n) => AttrName::of(n),
-                None => AttrName::of(attr.name().as_bytes()),
-            };
+            let attr_name = AttrName::of(bytes(attr.name, attr.name + attr.name_len as u64));
             if attr_name == AttrName::Other {
                 continue;
             }
-            // The value as `attr.value()` gives it (not decoded): the bytes themselves when
-            // they are ASCII, which every encoding the tokenizer reads decodes as is.
-            let value = || -> std::borrow::Cow<'_, str> {
-                let bytes = match attr.value_source_location() {
-                    Some(at) => raw(at.bytes()),
-                    None => Some(&b""[..]),
-                };
-                match bytes.filter(|v| v.is_ascii()).map(std::str::from_utf8) {
-                    Some(Ok(v)) => std::borrow::Cow::Borrowed(v),
-                    _ => std::borrow::Cow::Owned(attr.value()),
-                }
-            };
+            let value = || attr_value(attr, bytes, encoding);
             match attr_name {
                 AttrName::Class | AttrName::Id => {
                     let value = value();
@@ -507,7 +507,6 @@ impl State {
                 _ => {}
             }
         }
-        drop(window);
         if !info.breaks
             && kind == Kind::Other
             && ctx_bits == 0
@@ -599,23 +598,58 @@ impl State {
         }
     }
 
-    fn text(&mut self, chunk: &TextChunk<'_>) {
-        let loc = chunk.source_location().bytes();
-        self.apply_ends(loc.start as u64);
-        self.see(loc.end);
-        if self.in_fill {
+    /// Text of the current text node, as the input has it (`kind` is `Data` or `Plain`).
+    fn text(&mut self, raw: &[u8], kind: TextKind) {
+        self.node = Some(kind);
+        if self.ctx_now & ctx::SKIP != 0 || raw.is_empty() {
+            // NOTE: a text node is skipped or not as a whole (the context changes only at
+            // tags), so its text need not even be decoded.
             return;
         }
-        let last = chunk.last_in_text_node();
-        let skipped = self.ctx_now & ctx::SKIP != 0;
-        match chunk.text_type() {
-            TextType::Data if !skipped => self.push_raw(chunk.as_str(), last),
-            TextType::PlainText if !skipped => {
-                let text = chunk.as_str();
-                self.push_decoded(text);
+        let encoding = self.encoding.unwrap_or(encoding_rs::UTF_8);
+        // NOTE: as `lol_html` decodes text: valid UTF-8 (or ASCII, in other encodings) as
+        // it is until the node needs a decoder, which then keeps what a piece ends inside.
+        let direct = if self.decoder.is_none() && (encoding == encoding_rs::UTF_8 || raw.is_ascii())
+        {
+            std::str::from_utf8(raw).ok()
+        } else {
+            None
+        };
+        let mut decoded = std::mem::take(&mut self.decoded);
+        let text = match direct {
+            Some(text) => text,
+            None => {
+                let decoder = self.decoder.get_or_insert_with(|| {
+                    NodeDecoder(encoding.new_decoder_without_bom_handling())
+                });
+                decode(&mut decoder.0, raw, false, &mut decoded);
+                decoded.as_str()
             }
-            _ => {}
+        };
+        match kind {
+            TextKind::Plain => self.push_decoded(text),
+            _ => self.push_raw(text, false),
         }
+        self.decoded = decoded;
+    }
+
+    /// The current text node ends.
+    fn text_end(&mut self) {
+        let Some(kind) = self.node.take() else {
+            return;
+        };
+        let mut decoded = std::mem::take(&mut self.decoded);
+        decoded.clear();
+        if let Some(mut decoder) = self.decoder.take() {
+            decode(&mut decoder.0, &[], true, &mut decoded);
+        }
+        if self.ctx_now & ctx::SKIP == 0 && !self.in_fill {
+            match kind {
+                TextKind::Plain => self.push_decoded(&decoded),
+                _ => self.push_raw(&decoded, true),
+            }
+        }
+        self.decoded = decoded;
     }
 
     /// Decodes character references in raw text that may arrive in arbitrary pieces.
@@ -740,28 +774,59 @@ impl State {
         }
     }
 
-    /// A `<meta>` when the encoding was guessed: the tokenizer switches to the first
-    /// ASCII-compatible charset one declares, and so does [`State::source_len`].
-    fn meta(&mut self, el: &Element<'_, '_>) {
-        if self.charset_found {
+    /// A `<meta>` when the encoding was guessed. `lol_html`'s rule, which mainline keeps,
+    /// switches the decoding to the first ASCII-compatible charset one declares (from the
+    /// next token on); [`State::source_len`] follows a rule of its own, as it always has.
+    fn meta<'b>(
+        &mut self,
+        attrs: &[AttrSpan],
+        bytes: &dyn Fn(u64, u64) -> &'b [u8],
+        encoding: &'static Encoding,
+    ) {
+        let get = |name: &str| -> Option<Cow<'b, str>> {
+            attrs
+                .iter()
+                .find(|a| {
+                    bytes(a.name, a.name + a.name_len as u64).eq_ignore_ascii_case(name.as_bytes())
+                })
+                .map(|a| attr_value(a, bytes, encoding))
+        };
+        let ascii = |label: &[u8]| {
+            Encoding::for_label_no_replacement(label).filter(|e| e.is_ascii_compatible())
+        };
+        if !self.charset_found {
+            let label = get("charset").map(Cow::into_owned).or_else(|| {
+                get("http-equiv")
+                    .filter(|h| h.eq_ignore_ascii_case("content-type"))
+                    .and_then(|_| mime_charset(&get("content")?).map(String::from))
+            });
+            if let Some(encoding) = label.and_then(|l| ascii(l.trim().as_bytes())) {
+                self.charset_found = true;
+                self.utf8 = encoding == encoding_rs::UTF_8;
+            }
+        }
+        if self.encoding_found {
             return;
         }
-        let label = el.get_attribute("charset").or_else(|| {
-            el.get_attribute("http-equiv")
-                .filter(|h| h.eq_ignore_ascii_case("content-type"))
-                .and_then(|_| mime_charset(&el.get_attribute("content")?).map(String::from))
+        let charset = get("charset").and_then(|cs| ascii(cs.as_bytes()));
+        let charset = charset.or_else(|| {
+            get("http-equiv")
+                .filter(|h| h.eq_ignore_ascii_case("Content-Type"))
+                .and_then(|_| {
+                    let mime = get("content")?.parse::<mime::Mime>().ok()?;
+                    ascii(mime.get_param("charset")?.as_str().as_bytes())
+                })
         });
-        let encoding = label
-            .and_then(|l| encoding_rs::Encoding::for_label_no_replacement(l.trim().as_bytes()))
-            .filter(|e| e.is_ascii_compatible());
-        if let Some(encoding) = encoding {
-            self.charset_found = true;
-            self.utf8 = encoding == encoding_rs::UTF_8;
+        if let Some(charset) = charset {
+            self.encoding_found = true;
+            self.encoding = Some(charset);
         }
     }
 
     fn push_str(&mut self, s: &str, link: bool) {
         if self.cur.text.is_empty() {
+            // NOTE: room for a typical line at once, rather than growing from nothing.
+            self.cur.text.reserve(s.len().max(LINE_RESERVE));
             self.capture_context();
         } else if self.cur.pending_space {
             self.cur.text.push(' ');
@@ -871,8 +936,10 @@ impl State {
     /// The bytes from `at` on stand for a construct the guard cut or a start tag it
     /// dropped; `breaks` when that tag would have ended the line.
     fn fill_start(&mut self, at: u64, breaks: bool) {
-        self.apply_ends(at);
         self.flush_carry();
+        // NOTE: a character the text before ends inside is lost in the fill, as when the
+        // tokenizer read the fill's spaces.
+        self.decoder = None;
         if breaks {
             self.break_at(at);
         }
@@ -881,7 +948,6 @@ impl State {
 
     /// The fill ends at `at`: a new text node starts there.
     fn fill_end(&mut self, at: u64) {
-        self.apply_ends(at);
         self.in_fill = false;
         self.max_seen = self.max_seen.max(at);
         self.last_token_end = self.last_token_end.max(at);
@@ -890,7 +956,7 @@ impl State {
     }
 
     fn finish(&mut self, total: u64) {
-        self.apply_ends(u64::MAX);
+        self.text_end();
         self.flush_carry();
         self.max_seen = total;
         self.break_at(total);
@@ -987,26 +1053,51 @@ impl AttrName {
     }
 }
 
-/// The lower-case name of the start tag whose bytes are `tag` (from its `<`), written to
-/// `buf`, when it is plain ASCII (letters, digits, `-`, `_`, `:`, `.`) and fits; `None`
-/// otherwise (the tokenizer's own copy is used then).
-fn lower_name<'b>(tag: &[u8], buf: &'b mut [u8; 32]) -> Option<&'b str> {
-    let name = tag.get(1..)?;
-    let end = name
-        .iter()
-        .position(|&b| matches!(b, b' ' | b'\n' | b'\r' | b'\t' | b'\x0C' | b'/' | b'>'))
-        .unwrap_or(name.len());
-    let name = &name[..end];
-    if name.is_empty() || name.len() > buf.len() {
-        return None;
-    }
-    for (d, &b) in buf.iter_mut().zip(name) {
-        if !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':' | b'.')) {
-            return None;
+/// A start tag's name as `lol_html` gives it: decoded, ASCII letters in lower case (ASCII
+/// names, nearly all, are lower-cased into `buf` when they fit).
+fn tag_name<'a>(raw: &[u8], encoding: &'static Encoding, buf: &'a mut [u8; 32]) -> Cow<'a, str> {
+    if raw.len() <= buf.len() && raw.is_ascii() {
+        let buf = &mut buf[..raw.len()];
+        for (d, &b) in buf.iter_mut().zip(raw) {
+            *d = b.to_ascii_lowercase();
         }
-        *d = b.to_ascii_lowercase();
+        if let Ok(name) = std::str::from_utf8(buf) {
+            return Cow::Borrowed(name);
+        }
     }
-    std::str::from_utf8(&buf[..name.len()]).ok()
+    Cow::Owned(encoding.decode(raw).0.to_ascii_lowercase())
+}
+
+/// An attribute's value as `lol_html` gives it: decoded, character references left as they
+/// are (ASCII values, nearly all, are borrowed as they are).
+fn attr_value<'b>(
+    attr: &AttrSpan,
+    bytes: &dyn Fn(u64, u64) -> &'b [u8],
+    encoding: &'static Encoding,
+) -> Cow<'b, str> {
+    let raw = attr
+        .value
+        .map_or(&b""[..], |(start, end)| bytes(start, end));
+    match std::str::from_utf8(raw) {
+        Ok(value) if raw.is_ascii() => Cow::Borrowed(value),
+        _ => Cow::Owned(encoding.decode(raw).0.into_owned()),
+    }
+}
+
+/// Decodes `src` with `decoder` into `out` (replacing its contents); `last`: the input ends.
+fn decode(decoder: &mut Decoder, mut src: &[u8], last: bool, out: &mut String) {
+    out.clear();
+    if let Some(n) = decoder.max_utf8_buffer_length(src.len()) {
+        out.reserve(n);
+    }
+    loop {
+        let (result, read, _) = decoder.decode_to_string(src, out, last);
+        src = &src[read..];
+        if result == CoderResult::InputEmpty {
+            return;
+        }
+        out.reserve(src.len().saturating_mul(3).saturating_add(16));
+    }
 }
 
 /// Whether an inline `style` hides the element (`display: none` or `visibility: hidden`,
@@ -1027,21 +1118,12 @@ fn style_hides(style: &str) -> bool {
     false
 }
 
-/// Discards the rewriter's output: mainline only listens to the tokens.
-struct NullSink;
-
-impl OutputSink for NullSink {
-    fn handle_chunk(&mut self, _: &[u8]) {}
-}
-
-type Rewriter = HtmlRewriter<'static, NullSink>;
-
 enum Stage {
     /// Collecting the first bytes to choose the encoding.
     Sniffing(Vec<u8>),
     Running {
-        rewriter: Box<Rewriter>,
-        /// For encodings `lol_html` cannot tokenize (UTF-16, ISO-2022-JP): decoder to UTF-8.
+        /// For encodings that are not ASCII-compatible (UTF-16, ISO-2022-JP): decoder to
+        /// UTF-8.
         transcoder: Option<Decoder>,
         guard: Box<Guard>,
     },
@@ -1051,7 +1133,7 @@ enum Stage {
 
 /// Streaming line splitter. See the [module documentation](self).
 pub struct Splitter {
-    state: Rc<RefCell<State>>,
+    state: Box<State>,
     stage: Stage,
     /// Bytes given to the tokenizer (after transcoding, if any).
     fed: u64,
@@ -1060,9 +1142,10 @@ pub struct Splitter {
     sniffed: Option<Sniffed>,
     trailing: u64,
     limits: Limits,
-    /// Reused buffers for the guard's output (`out` is the state's `window`).
-    out: Rc<RefCell<Vec<u8>>>,
-    pieces: Vec<Piece>,
+    /// The guard's output from offset `out_start` on: what later events may still refer to
+    /// and the bytes of the last piece.
+    out: Vec<u8>,
+    out_start: u64,
 }
 
 impl Default for Splitter {
@@ -1083,21 +1166,16 @@ impl std::fmt::Debug for Splitter {
 impl Splitter {
     /// A splitter for one document.
     pub fn new() -> Self {
-        let out = Rc::new(RefCell::new(Vec::new()));
         Splitter {
-            state: Rc::new(RefCell::new(State {
-                window: Rc::clone(&out),
-                next_end: u64::MAX,
-                ..State::default()
-            })),
+            state: Box::default(),
             stage: Stage::Sniffing(Vec::new()),
             fed: 0,
             written: 0,
             sniffed: None,
             trailing: 0,
             limits: Limits::default(),
-            out,
-            pieces: Vec::new(),
+            out: Vec::new(),
+            out_start: 0,
         }
     }
 
@@ -1118,8 +1196,8 @@ impl Splitter {
     /// until the encoding is known.
     ///
     /// # Errors
-    /// [`Error::NotHtml`] when the input starts with the signature of a binary format,
-    /// [`Error::Html`] when the tokenizer fails; the splitter is unusable afterwards.
+    /// [`Error::NotHtml`] when the input starts with the signature of a binary format; the
+    /// splitter is unusable afterwards.
     pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
         self.written += bytes.len() as u64;
         match &mut self.stage {
@@ -1137,9 +1215,12 @@ impl Splitter {
                 }
                 Ok(())
             }
-            Stage::Running { .. } => self.feed(bytes),
+            Stage::Running { .. } => {
+                self.feed(bytes);
+                Ok(())
+            }
             Stage::Ended => Err(Error::Other("write after end".into())),
-            Stage::Failed => Err(Error::Html("the tokenizer failed earlier".into())),
+            Stage::Failed => Err(Error::Html("the splitter failed earlier".into())),
         }
     }
 
@@ -1153,7 +1234,6 @@ impl Splitter {
         }
         match std::mem::replace(&mut self.stage, Stage::Failed) {
             Stage::Running {
-                mut rewriter,
                 transcoder,
                 mut guard,
             } => {
@@ -1162,20 +1242,20 @@ impl Splitter {
                     transcode(&mut decoder, &[], true, &mut bytes);
                     self.fed += bytes.len() as u64;
                 }
-                let mut pieces = Vec::new();
-                {
-                    let mut out = self.out.borrow_mut();
-                    out.clear();
-                    guard.scan(&bytes, &mut out, &mut pieces);
-                    guard.finish(&mut out, &mut pieces);
-                    self.state.borrow_mut().take_ends(&mut guard);
+                if !guard.scan(&bytes, &mut self.out) {
+                    self.out.extend_from_slice(&bytes);
                 }
-                drive(&mut rewriter, &self.state, &self.out, &pieces)?;
-                rewriter.end().map_err(tokenizer_error)?;
-                let mut st = self.state.borrow_mut();
+                guard.finish(&mut self.out);
+                Self::events(
+                    &mut self.state,
+                    &mut guard,
+                    &mut self.out,
+                    &mut self.out_start,
+                    None,
+                );
+                let st = &mut self.state;
                 st.finish(self.fed);
                 self.trailing = self.fed - st.line_start;
-                drop(st);
                 self.stage = Stage::Ended;
                 Ok(())
             }
@@ -1183,14 +1263,14 @@ impl Splitter {
                 self.stage = Stage::Ended;
                 Ok(())
             }
-            Stage::Failed => Err(Error::Html("the tokenizer failed earlier".into())),
+            Stage::Failed => Err(Error::Html("the splitter failed earlier".into())),
             Stage::Sniffing(_) => unreachable!("start() leaves the sniffing stage"),
         }
     }
 
     /// The next complete line, if any.
     pub fn next_line(&mut self) -> Option<Line> {
-        self.state.borrow_mut().queue.pop_front()
+        self.state.queue.pop_front()
     }
 
     /// Bytes given to the tokenizer so far: the input length, or for transcoded inputs
@@ -1225,33 +1305,29 @@ impl Splitter {
         }
         let sniffed = input::sniff(head, complete);
         self.sniffed = Some(sniffed);
-        let (encoding, transcoder) = match AsciiCompatibleEncoding::new(sniffed.encoding) {
-            Some(enc) => (enc, None),
-            None => (
-                AsciiCompatibleEncoding::utf_8(),
+        let (encoding, transcoder) = if sniffed.encoding.is_ascii_compatible() {
+            (sniffed.encoding, None)
+        } else {
+            (
+                encoding_rs::UTF_8,
                 Some(sniffed.encoding.new_decoder_with_bom_removal()),
-            ),
+            )
         };
+        let st = &mut self.state;
         // A later <meta charset> may correct a guess, but never a BOM or an early declaration.
-        let adjust = sniffed.source == EncodingSource::Detected && transcoder.is_none();
-        self.state.borrow_mut().utf8 =
-            transcoder.is_some() || sniffed.encoding == encoding_rs::UTF_8;
-        let rewriter = build_rewriter(&self.state, encoding, adjust);
+        st.adjust = sniffed.source == EncodingSource::Detected && transcoder.is_none();
+        st.utf8 = transcoder.is_some() || sniffed.encoding == encoding_rs::UTF_8;
+        st.encoding = Some(encoding);
         self.stage = Stage::Running {
-            rewriter: Box::new(rewriter),
             transcoder,
             guard: Box::new(Guard::new(self.limits)),
         };
-        self.feed(head)
+        self.feed(head);
+        Ok(())
     }
 
-    fn feed(&mut self, bytes: &[u8]) -> Result<()> {
-        let Stage::Running {
-            rewriter,
-            transcoder,
-            guard,
-        } = &mut self.stage
-        else {
+    fn feed(&mut self, bytes: &[u8]) {
+        let Stage::Running { transcoder, guard } = &mut self.stage else {
             unreachable!("feed is only called while running");
         };
         let mut transcoded = Vec::new();
@@ -1264,23 +1340,55 @@ impl Splitter {
             None => bytes,
         };
         self.fed += bytes.len() as u64;
-        let pieces = &mut self.pieces;
-        // NOTE: pieces of at most FEED_BYTES: lol_html appends a whole write to the bytes
-        // it still holds, so its buffer stays within MAX_TAG_BYTES + FEED_BYTES.
-        for piece in bytes.chunks(FEED_BYTES) {
-            pieces.clear();
-            {
-                let mut out = self.out.borrow_mut();
-                out.clear();
-                guard.scan(piece, &mut out, pieces);
-                self.state.borrow_mut().take_ends(guard);
-            }
-            if let Err(e) = drive(rewriter, &self.state, &self.out, pieces) {
-                self.stage = Stage::Failed;
-                return Err(e);
+        // NOTE: pieces of at most FEED_BYTES, so that the bytes kept between pieces (at most
+        // a start tag, which the guard keeps within MAX_TAG_BYTES), those of one piece and
+        // its events stay bounded. While bytes are kept, the guard's output is copied after
+        // them: short pieces then, until the tag ends and pieces can be read in place.
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let size = if self.out.is_empty() {
+                FEED_BYTES
+            } else {
+                KEPT_FEED_BYTES
+            };
+            let (piece, tail) = rest.split_at(size.min(rest.len()));
+            rest = tail;
+            let copied = guard.scan(piece, &mut self.out);
+            let unchanged = (!copied).then_some(piece);
+            Self::events(
+                &mut self.state,
+                guard,
+                &mut self.out,
+                &mut self.out_start,
+                unchanged,
+            );
+        }
+    }
+
+    /// Applies the guard's events and forgets the bytes no later event refers to. The
+    /// guard's output is `out` from offset `out_start` on, or `unchanged` (then `out` is
+    /// empty).
+    fn events(
+        state: &mut State,
+        guard: &mut Guard,
+        out: &mut Vec<u8>,
+        out_start: &mut u64,
+        unchanged: Option<&[u8]>,
+    ) {
+        let bytes = unchanged.unwrap_or(out);
+        state.apply(guard.events(), guard.attributes(), bytes, *out_start);
+        guard.clear_events();
+        let keep = guard.keep_from().max(*out_start);
+        let drop = usize::try_from(keep - *out_start)
+            .unwrap_or(usize::MAX)
+            .min(bytes.len());
+        match unchanged {
+            Some(input) => out.extend_from_slice(&input[drop..]),
+            None => {
+                out.drain(..drop);
             }
         }
-        Ok(())
+        *out_start += drop as u64;
     }
 }
 
@@ -1295,50 +1403,11 @@ fn sniffing_done(head: &[u8], before: usize) -> bool {
             && input::sniff(&head[..PRESCAN_BYTES], false).source != EncodingSource::Detected)
 }
 
-/// The most bytes given to the tokenizer in one write.
-const FEED_BYTES: usize = 64 * 1024;
+/// The most bytes given to the guard in one go.
+const FEED_BYTES: usize = 16 * 1024;
 
-/// A ceiling on the tokenizer's own memory (its buffers and open-element stack), far above
-/// what the guard lets it use: if it is ever reached, the document fails with an error
-/// instead of exhausting memory.
-const TOKENIZER_MEMORY: usize = 64 << 20;
-
-/// Gives the guard's output to the tokenizer and its fill boundaries to the state.
-fn drive(
-    rewriter: &mut Rewriter,
-    state: &Rc<RefCell<State>>,
-    out: &RefCell<Vec<u8>>,
-    pieces: &[Piece],
-) -> Result<()> {
-    let out = out.borrow();
-    {
-        let mut st = state.borrow_mut();
-        st.window_start = st.written;
-        st.written += out.len() as u64;
-    }
-    for piece in pieces {
-        match piece {
-            Piece::Feed(range) => rewriter
-                .write(&out[range.clone()])
-                .map_err(tokenizer_error)?,
-            Piece::FillStart { at, breaks } => state.borrow_mut().fill_start(*at, *breaks),
-            Piece::FillEnd { at } => state.borrow_mut().fill_end(*at),
-        }
-    }
-    // Every end tag in these bytes has been read by the tokenizer.
-    state.borrow_mut().apply_ends(u64::MAX);
-    Ok(())
-}
-
-fn tokenizer_error(e: lol_html::errors::RewritingError) -> Error {
-    match e {
-        lol_html::errors::RewritingError::MemoryLimitExceeded(_) => Error::Html(format!(
-            "the document needs more than {} MiB of tokenizer memory",
-            TOKENIZER_MEMORY >> 20
-        )),
-        e => Error::Html(e.to_string()),
-    }
-}
+/// The same while the bytes of a start tag are kept from the previous piece.
+const KEPT_FEED_BYTES: usize = 1024;
 
 fn transcode(decoder: &mut Decoder, mut bytes: &[u8], last: bool, out: &mut Vec<u8>) {
     let mut buf = [0u8; 8192];
@@ -1350,36 +1419,6 @@ fn transcode(decoder: &mut Decoder, mut bytes: &[u8], last: bool, out: &mut Vec<
             break;
         }
     }
-}
-
-fn build_rewriter(
-    state: &Rc<RefCell<State>>,
-    encoding: AsciiCompatibleEncoding,
-    adjust_charset: bool,
-) -> Rewriter {
-    let on_element = Rc::clone(state);
-    let on_text = Rc::clone(state);
-    let on_meta = Rc::clone(state);
-    let mut settings = Settings::new()
-        .with_strict(false)
-        .with_encoding(encoding)
-        .with_adjust_charset_on_meta_tag(adjust_charset)
-        .with_memory_settings(MemorySettings::new().with_max_allowed_memory_usage(TOKENIZER_MEMORY))
-        .append_element_content_handler(element!("*", move |el| {
-            on_element.borrow_mut().open_element(el);
-            Ok(())
-        }))
-        .append_document_content_handler(doc_text!(move |t| {
-            on_text.borrow_mut().text(t);
-            Ok(())
-        }));
-    if adjust_charset {
-        settings = settings.append_element_content_handler(element!("meta", move |el| {
-            on_meta.borrow_mut().meta(el);
-            Ok(())
-        }));
-    }
-    HtmlRewriter::new(settings, NullSink)
 }
 
 /// The `charset` parameter of a MIME type such as `text/html; charset=windows-1252` (as
