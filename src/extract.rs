@@ -372,7 +372,7 @@ impl Extractor {
             window,
             page,
             base: Vec::new(),
-            out: VecDeque::new(),
+            out: VecDeque::with_capacity(if paged { stack::page::MAX_LINES } else { 0 }),
             row: vec![0.0; N_FEATURES],
             scratch: Vec::new(),
         }
@@ -565,22 +565,27 @@ struct PageBlock {
     /// Whether the stage reads the lines' signatures, and the signatures (empty otherwise).
     repeats: bool,
     sigs: Vec<stack::page::Signature>,
+    signer: stack::page::Signer,
     /// The copied first-stage features of each line, one after the other.
     base: Vec<f32>,
 }
 
 impl PageBlock {
     fn new(lookahead: usize, repeats: bool) -> Self {
+        // NOTE: room for a whole block from the start: growing vectors of lines by doubling
+        // copied each block's lines several times. Untouched capacity costs no memory.
+        let n = stack::page::MAX_LINES;
         PageBlock {
             repeats,
-            sigs: Vec::new(),
+            sigs: Vec::with_capacity(if repeats { n } else { 0 }),
+            signer: stack::page::Signer::new(),
             lookahead,
             blocks: stack::page::Blocks::new(),
-            lines: Vec::new(),
-            scores: Vec::new(),
-            keeps: Vec::new(),
-            weights: Vec::new(),
-            paths: Vec::new(),
+            lines: Vec::with_capacity(n),
+            scores: Vec::with_capacity(n),
+            keeps: Vec::with_capacity(n),
+            weights: Vec::with_capacity(n),
+            paths: Vec::with_capacity(n),
             base: Vec::new(),
         }
     }
@@ -599,7 +604,7 @@ impl PageBlock {
         self.weights.push(weight);
         self.paths.push(line.path);
         if self.repeats {
-            self.sigs.push(stack::page::signature(&line));
+            self.sigs.push(self.signer.signature(&line));
         }
         self.base.extend_from_slice(base);
         self.lines.push((line, features));

@@ -346,24 +346,57 @@ pub const SIGNATURE_LEN: usize = 3;
 /// through all its listed ancestors, and its text.
 pub type Signature = [u32; SIGNATURE_LEN];
 
-/// 32-bit FNV-1a, stable across builds and platforms (signatures are stored in the
-/// labelled CSV).
+/// A multiplicative hash that reads eight bytes at a step (the step of rustc's FxHash),
+/// stable across builds and platforms (signatures are stored in the labelled CSV).
 #[derive(Clone, Copy)]
-struct Fnv(u32);
+struct WordHash(u64);
 
-impl Fnv {
+impl WordHash {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+
     fn new() -> Self {
-        Fnv(0x811c_9dc5)
+        WordHash(0)
     }
 
-    fn byte(&mut self, b: u8) {
-        self.0 = (self.0 ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    fn word(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(Self::K);
     }
 
+    /// The bytes, then their count (so that consecutive calls never run into each other).
     fn bytes(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.byte(b);
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            self.word(u64::from_le_bytes(w.try_into().expect("eight bytes")));
         }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.word(u64::from_le_bytes(last));
+        }
+        self.word(bytes.len() as u64);
+    }
+
+    /// The bytes of `descriptor` before any `#` (the id), digits left out.
+    fn descriptor(&mut self, descriptor: &str) {
+        let bytes = descriptor.as_bytes();
+        let bytes = &bytes[..memchr::memchr(b'#', bytes).unwrap_or(bytes.len())];
+        let mut buf = [0u8; crate::lines::MAX_DESCRIPTOR_BYTES];
+        for part in bytes.chunks(buf.len()) {
+            // NOTE: every byte is written and the count moves past it unless it is a
+            // digit: no branch per byte.
+            let mut n = 0;
+            for &b in part {
+                buf[n] = b;
+                n += usize::from(!b.is_ascii_digit());
+            }
+            self.bytes(&buf[..n]);
+        }
+    }
+
+    /// 32 bits drawn from the high half of one more product, where every input bit counts.
+    fn finish(self) -> u32 {
+        (self.0.wrapping_mul(Self::K) >> 32) as u32
     }
 }
 
@@ -389,24 +422,80 @@ impl Fnv {
 /// assert_ne!(s[0][2], s[1][2]);
 /// ```
 pub fn signature(line: &crate::lines::Line) -> Signature {
-    let mut near = Fnv::new();
-    near.bytes(line.block.name().as_bytes());
-    near.byte(line.heading);
-    near.bytes(&line.depth.to_le_bytes());
-    let mut chain = near;
-    for (i, d) in line.ancestors.iter().enumerate() {
-        let d = d.split('#').next().unwrap_or_default();
-        for &b in d.as_bytes().iter().filter(|b| !b.is_ascii_digit()) {
-            if i == 0 {
-                near.byte(b);
-            }
-            chain.byte(b);
-        }
-        chain.byte(b'/');
+    Signer::new().signature(line)
+}
+
+/// Slots of a [`Signer`]'s cache.
+const SIGNER_SLOTS: usize = 64;
+
+/// Computes [`signature`]s of the lines of a document, remembering the hashes of the
+/// ancestor descriptors it has seen: the lines of one element share the same descriptors
+/// ([`crate::lines::Line::ancestors`] holds shared strings), so most are hashed once. The
+/// values are those of [`signature`].
+///
+/// ```
+/// use mainline::stack::page::{signature, Signer};
+///
+/// let lines = mainline::lines::split(b"<div class=a><p class=b>One</p><p class=b>Two</p></div>").unwrap();
+/// let mut signer = Signer::new();
+/// for line in &lines {
+///     assert_eq!(signer.signature(line), signature(line));
+/// }
+/// ```
+#[derive(Debug, Clone)]
+pub struct Signer {
+    /// Descriptors seen lately (kept alive, so that an address is never reused while
+    /// cached) and their hashes, by address.
+    cache: Vec<(Option<std::sync::Arc<str>>, u64)>,
+}
+
+impl Default for Signer {
+    fn default() -> Self {
+        Self::new()
     }
-    let mut text = Fnv::new();
-    text.bytes(line.text.as_bytes());
-    [near.0, chain.0, text.0]
+}
+
+impl Signer {
+    /// A signer with an empty cache.
+    pub fn new() -> Self {
+        Signer {
+            cache: vec![(None, 0); SIGNER_SLOTS],
+        }
+    }
+
+    /// The [`signature`] of `line`.
+    pub fn signature(&mut self, line: &crate::lines::Line) -> Signature {
+        let mut near = WordHash::new();
+        near.bytes(line.block.name().as_bytes());
+        near.word(u64::from(line.heading) | u64::from(line.depth) << 8);
+        let mut chain = near;
+        for (i, d) in line.ancestors.iter().enumerate() {
+            let h = self.descriptor(d);
+            if i == 0 {
+                near.word(h);
+                chain = near;
+            } else {
+                chain.word(h);
+            }
+        }
+        let mut text = WordHash::new();
+        text.bytes(line.text.as_bytes());
+        [near.finish(), chain.finish(), text.finish()]
+    }
+
+    /// The hash of one descriptor: its bytes before any `#`, digits left out.
+    fn descriptor(&mut self, d: &std::sync::Arc<str>) -> u64 {
+        let slot = (std::sync::Arc::as_ptr(d).cast::<u8>() as usize >> 4) % SIGNER_SLOTS;
+        if let (Some(seen), h) = &self.cache[slot]
+            && std::sync::Arc::ptr_eq(seen, d)
+        {
+            return *h;
+        }
+        let mut h = WordHash::new();
+        h.descriptor(d);
+        self.cache[slot] = (Some(std::sync::Arc::clone(d)), h.0);
+        h.0
+    }
 }
 
 /// Names of the inputs a page-level stage reads from the lines' [`Signature`]s
