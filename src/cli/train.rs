@@ -1,6 +1,6 @@
 //! `mainline train`: labelled CSV in, model file out.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -182,13 +182,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     };
     let aligned = if args.skip_poorly_aligned {
-        let aligned = train::read_aligned(&args.data)?.with_context(|| {
-            format!(
-                "{} has no \"aligned\" column, which --skip-poorly-aligned needs; write it \
-                 again with this version of mainline label",
-                args.data.display()
-            )
-        })?;
+        let aligned = train::read_aligned(&args.data)?;
+        let aligned = needed_column(aligned, "aligned", "--skip-poorly-aligned", &args.data)?;
         let keep: Vec<usize> = (0..aligned.len()).filter(|&r| aligned[r]).collect();
         eprintln!(
             "leaving {} lines of poorly aligned pages out of training",
@@ -249,31 +244,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(_) => {
             let mut inputs = train::StageInputs::of(&all, &stack_params.base)?;
             if args.page {
-                let paths = train::read_paths(&args.data)?.with_context(|| {
-                    format!(
-                        "{} has no \"path\" column, which --page needs; write it again \
-                         with this version of mainline label",
-                        args.data.display()
-                    )
-                })?;
-                let paths = match &aligned {
-                    Some(keep) => keep.iter().map(|&r| paths[r]).collect(),
-                    None => paths,
-                };
-                inputs = inputs.with_paths(paths)?;
+                let paths =
+                    needed_column(train::read_paths(&args.data)?, "path", "--page", &args.data)?;
+                inputs = inputs.with_paths(kept(paths, aligned.as_deref()))?;
                 if stack_params.repeats {
-                    let sigs = train::read_signatures(&args.data)?.with_context(|| {
-                        format!(
-                            "{} has no \"sig\" column, which --repeats needs; write it again \
-                             with this version of mainline label",
-                            args.data.display()
-                        )
-                    })?;
-                    let sigs = match &aligned {
-                        Some(keep) => keep.iter().map(|&r| sigs[r]).collect(),
-                        None => sigs,
-                    };
-                    inputs = inputs.with_signatures(sigs)?;
+                    let sigs = train::read_signatures(&args.data)?;
+                    let sigs = needed_column(sigs, "sig", "--repeats", &args.data)?;
+                    inputs = inputs.with_signatures(kept(sigs, aligned.as_deref()))?;
                 }
             }
             let rows: Vec<usize> = (0..data.len()).collect();
@@ -317,4 +294,23 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     eprintln!("wrote {}", args.output.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// A column of the labelled CSV that a flag needs, or an error saying how to get it.
+fn needed_column<T>(column: Option<T>, name: &str, flag: &str, csv: &Path) -> Result<T> {
+    column.with_context(|| {
+        format!(
+            "{} has no \"{name}\" column, which {flag} needs; write it again with this \
+             version of mainline label",
+            csv.display()
+        )
+    })
+}
+
+/// The values of the rows kept for training (all of them without a selection).
+fn kept<T: Copy>(values: Vec<T>, keep: Option<&[usize]>) -> Vec<T> {
+    match keep {
+        Some(keep) => keep.iter().map(|&r| values[r]).collect(),
+        None => values,
+    }
 }

@@ -165,14 +165,7 @@ impl StageInputs {
     /// # Errors
     /// [`Error::FeatureMismatch`] when there is not one path per row.
     pub fn with_paths(mut self, paths: Vec<[u32; PATH_LEVELS]>) -> Result<StageInputs> {
-        if paths.len() != self.weight.len() {
-            return Err(Error::FeatureMismatch(format!(
-                "{} paths for {} rows",
-                paths.len(),
-                self.weight.len()
-            )));
-        }
-        self.paths = Some(paths);
+        self.paths = Some(self.one_per_row(paths, "paths")?);
         Ok(self)
     }
 
@@ -181,15 +174,21 @@ impl StageInputs {
     /// # Errors
     /// [`Error::FeatureMismatch`] when there is not one signature per row.
     pub fn with_signatures(mut self, sigs: Vec<stack::page::Signature>) -> Result<StageInputs> {
-        if sigs.len() != self.weight.len() {
-            return Err(Error::FeatureMismatch(format!(
-                "{} signatures for {} rows",
-                sigs.len(),
-                self.weight.len()
-            )));
-        }
-        self.sigs = Some(sigs);
+        self.sigs = Some(self.one_per_row(sigs, "signatures")?);
         Ok(self)
+    }
+
+    /// `values`, when there is one per row.
+    fn one_per_row<T>(&self, values: Vec<T>, what: &str) -> Result<Vec<T>> {
+        if values.len() == self.weight.len() {
+            Ok(values)
+        } else {
+            Err(Error::FeatureMismatch(format!(
+                "{} {what} for {} rows",
+                values.len(),
+                self.weight.len()
+            )))
+        }
     }
 
     fn input_names(&self, k: usize, page: bool, repeats: bool) -> Vec<String> {
