@@ -108,14 +108,10 @@ pub fn input_names(k: usize, base: &[&str]) -> Vec<String> {
 }
 
 /// Names of the inputs of a page-level second stage: [`window_names`], the page inputs
-/// ([`page::names`]), then each of `base` prefixed with [`LINE_PREFIX`].
-pub fn page_input_names(k: usize, base: &[&str]) -> Vec<String> {
-    page_input_names_with(k, false, base)
-}
-
-/// [`page_input_names`], with `repeats` the [`page::repeat_names`] after the page inputs
-/// (see [`Stage2::repeats`]).
-pub fn page_input_names_with(k: usize, repeats: bool, base: &[&str]) -> Vec<String> {
+/// ([`page::names`]), with `repeats` the inputs of the lines' signatures
+/// ([`page::repeat_names`], see [`Stage2::repeats`]), then each of `base` prefixed with
+/// [`LINE_PREFIX`].
+pub fn page_input_names(k: usize, repeats: bool, base: &[&str]) -> Vec<String> {
     let mut names = window_names(k);
     names.extend(page::names());
     if repeats {
@@ -130,7 +126,7 @@ pub fn page_input_names_with(k: usize, repeats: bool, base: &[&str]) -> Vec<Stri
 /// the page inputs of the block, then the `base_len` copied features `base(i, row)`
 /// appends for line `i`. `scores`, `weights` (`ln(1 + text bytes)`) and `paths` have one entry per line.
 /// With the lines' `sigs` ([`page::signature`]), the [`page::repeat_names`] inputs follow
-/// the page inputs ([`page_input_names_with`]).
+/// the page inputs ([`page_input_names`]).
 ///
 /// # Panics
 /// When the slices differ in length.

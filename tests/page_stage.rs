@@ -162,7 +162,7 @@ fn a_page_stage_trains_deterministically_and_survives_save_and_load() {
     assert_eq!(loaded, model);
     let scores = |m: &Model| {
         let s1 = train::stage1_scores(m, &data, &rows);
-        let x2 = train::stage2_rows(&data, &inputs, &rows, &s1, 2, true);
+        let x2 = train::stage2_rows(&data, &inputs, &rows, &s1, 2, true, false);
         let s2 = m.stack.as_ref().unwrap();
         x2.outer_iter()
             .map(|r| s2.score(r.as_slice().unwrap()).to_bits())
@@ -303,7 +303,7 @@ fn the_streaming_extractor_decides_like_training_does() {
         );
         // The scores too, bit for bit.
         let s1 = train::stage1_scores(&model, &stage1, &rows);
-        let x2 = train::stage2_rows_with(&stage1, &inputs, &rows, &s1, 4, true, repeats);
+        let x2 = train::stage2_rows(&stage1, &inputs, &rows, &s1, 4, true, repeats);
         let s2 = model.stack.as_ref().unwrap();
         if min_block_lines == 0 {
             for (d, r) in decisions.iter().zip(x2.outer_iter()) {

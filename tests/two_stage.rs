@@ -104,7 +104,7 @@ fn a_two_stage_model_trains_on_the_small_csv_and_survives_save_and_load() {
     // Scores, not only decisions, are identical to the bit.
     let scores = |m: &Model| {
         let s1 = train::stage1_scores(m, &data, &rows);
-        let x2 = train::stage2_rows(&data, &inputs, &rows, &s1, 3, false);
+        let x2 = train::stage2_rows(&data, &inputs, &rows, &s1, 3, false, false);
         let s2 = m.stack.as_ref().unwrap();
         x2.outer_iter()
             .map(|r| s2.score(r.as_slice().unwrap()).to_bits())

@@ -241,17 +241,16 @@ impl Model {
                 s.lookahead
             ));
         }
-        let mut expected = window_names(s.lookahead);
-        if s.page {
-            expected.extend(crate::stack::page::names());
-            if s.repeats {
-                expected.extend(crate::stack::page::repeat_names());
-            }
-        } else if s.repeats {
+        if s.repeats && !s.page {
             return bad(
                 "the signature inputs (\"repeats\") need the page inputs (\"page\")".into(),
             );
         }
+        let expected = if s.page {
+            crate::stack::page_input_names(s.lookahead, s.repeats, &[])
+        } else {
+            window_names(s.lookahead)
+        };
         let n = expected.len();
         if s.features.len() < n || s.features[..n] != expected[..] {
             return bad(format!(

@@ -422,7 +422,37 @@ impl WordHash {
 /// assert_ne!(s[0][2], s[1][2]);
 /// ```
 pub fn signature(line: &crate::lines::Line) -> Signature {
-    Signer::new().signature(line)
+    sign(line, |d| descriptor_hash(d))
+}
+
+/// The [`signature`] of `line`, each ancestor descriptor hashed by `descriptor`.
+fn sign(
+    line: &crate::lines::Line,
+    mut descriptor: impl FnMut(&std::sync::Arc<str>) -> u64,
+) -> Signature {
+    let mut near = WordHash::new();
+    near.bytes(line.block.name().as_bytes());
+    near.word(u64::from(line.heading) | u64::from(line.depth) << 8);
+    let mut chain = near;
+    for (i, d) in line.ancestors.iter().enumerate() {
+        let h = descriptor(d);
+        if i == 0 {
+            near.word(h);
+            chain = near;
+        } else {
+            chain.word(h);
+        }
+    }
+    let mut text = WordHash::new();
+    text.bytes(line.text.as_bytes());
+    [near.finish(), chain.finish(), text.finish()]
+}
+
+/// The hash of one ancestor descriptor: its bytes before any `#`, digits left out.
+fn descriptor_hash(descriptor: &str) -> u64 {
+    let mut h = WordHash::new();
+    h.descriptor(descriptor);
+    h.0
 }
 
 /// Slots of a [`Signer`]'s cache.
@@ -465,25 +495,10 @@ impl Signer {
 
     /// The [`signature`] of `line`.
     pub fn signature(&mut self, line: &crate::lines::Line) -> Signature {
-        let mut near = WordHash::new();
-        near.bytes(line.block.name().as_bytes());
-        near.word(u64::from(line.heading) | u64::from(line.depth) << 8);
-        let mut chain = near;
-        for (i, d) in line.ancestors.iter().enumerate() {
-            let h = self.descriptor(d);
-            if i == 0 {
-                near.word(h);
-                chain = near;
-            } else {
-                chain.word(h);
-            }
-        }
-        let mut text = WordHash::new();
-        text.bytes(line.text.as_bytes());
-        [near.finish(), chain.finish(), text.finish()]
+        sign(line, |d| self.descriptor(d))
     }
 
-    /// The hash of one descriptor: its bytes before any `#`, digits left out.
+    /// [`descriptor_hash`], remembered by the descriptor's address.
     fn descriptor(&mut self, d: &std::sync::Arc<str>) -> u64 {
         let slot = (std::sync::Arc::as_ptr(d).cast::<u8>() as usize >> 4) % SIGNER_SLOTS;
         if let (Some(seen), h) = &self.cache[slot]
@@ -491,10 +506,9 @@ impl Signer {
         {
             return *h;
         }
-        let mut h = WordHash::new();
-        h.descriptor(d);
-        self.cache[slot] = (Some(std::sync::Arc::clone(d)), h.0);
-        h.0
+        let h = descriptor_hash(d);
+        self.cache[slot] = (Some(std::sync::Arc::clone(d)), h);
+        h
     }
 }
 

@@ -194,7 +194,7 @@ impl StageInputs {
     fn input_names(&self, k: usize, page: bool, repeats: bool) -> Vec<String> {
         let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
         if page {
-            stack::page_input_names_with(k, repeats, &names)
+            stack::page_input_names(k, repeats, &names)
         } else {
             stack::input_names(k, &names)
         }
@@ -204,27 +204,13 @@ impl StageInputs {
 /// Second-stage rows for `rows` given their first-stage `scores` (one per row, same order).
 ///
 /// With `page`, the rows of a page-level stage ([`stack::page_input_names`]), each page cut
-/// into blocks as the extractor cuts it ([`stack::page::Blocks`]).
-///
-/// # Panics
-/// With `page`, when `inputs` has no paths.
-pub fn stage2_rows(
-    data: &Dataset,
-    inputs: &StageInputs,
-    rows: &[usize],
-    scores: &[f32],
-    lookahead: usize,
-    page: bool,
-) -> Array2<f32> {
-    stage2_rows_with(data, inputs, rows, scores, lookahead, page, false)
-}
-
-/// [`stage2_rows`]; with `page` and `repeats`, the rows of a stage that also reads the
-/// lines' signatures ([`Stage2::repeats`]).
+/// into blocks as the extractor cuts it ([`stack::page::Blocks`]); with `repeats` too, of a
+/// stage that also reads the lines' signatures ([`Stage2::repeats`]). `repeats` without
+/// `page` changes nothing.
 ///
 /// # Panics
 /// With `page`, when `inputs` has no paths; with `repeats` too, when it has no signatures.
-pub fn stage2_rows_with(
+pub fn stage2_rows(
     data: &Dataset,
     inputs: &StageInputs,
     rows: &[usize],
@@ -406,7 +392,7 @@ pub fn train_stacked(
     ));
 
     // The second stage, on the out-of-fold scores, split by group the same way.
-    let x2 = stage2_rows_with(data, inputs, rows, &oof, k, page, repeats);
+    let x2 = stage2_rows(data, inputs, rows, &oof, k, page, repeats);
     let d2 = Dataset {
         features: inputs.input_names(k, page, repeats),
         x: x2,
@@ -461,14 +447,14 @@ pub fn decide_stacked(
     let Some(s2) = &model.stack else {
         return scores.iter().map(|&s| s >= model.threshold).collect();
     };
-    let x2 = stage2_rows_with(
+    let x2 = stage2_rows(
         data,
         inputs,
         rows,
         &scores,
         s2.lookahead,
         s2.page,
-        s2.page && s2.repeats,
+        s2.repeats,
     );
     let mut row = Vec::with_capacity(x2.ncols());
     let mut keep: Vec<bool> = (0..rows.len())

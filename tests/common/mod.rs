@@ -71,7 +71,7 @@ pub fn hand_made_two_stage_with(lookahead: usize, page: bool, repeats: bool) -> 
     );
     let base = ["density", "ln_text_bytes"];
     let features = if page {
-        stack::page_input_names_with(lookahead, repeats, &base)
+        stack::page_input_names(lookahead, repeats, &base)
     } else {
         stack::input_names(lookahead, &base)
     };
