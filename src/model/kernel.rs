@@ -5,9 +5,9 @@
 //! each input in input order; see [`super::mlp::forward`]). Only the layout differs: a
 //! layer's weights are stored input-major, so that the inner loop over the outputs of a
 //! block reads contiguous weights and adds one input's product to 32 outputs at once (16
-//! or 8 for the outputs left over). The
-//! compiler vectorises it for any target (SSE2 on baseline x86-64); no multiply-add is
-//! fused, so scores are the same on every CPU.
+//! or 8 for the outputs left over). The compiler vectorises it for any target (SSE2 on
+//! baseline x86-64), and a second time for AVX2, chosen at run time when the CPU has it
+//! ([`pulp`]); no multiply-add is fused, so scores are the same on every CPU.
 
 use super::mlp::activate;
 use super::{Activation, Layer, Model, ModelKind, Scaler, dot, sigmoid};
@@ -110,6 +110,7 @@ impl Dense {
     }
 
     /// `out = activation(W · input + bias)`; `input` has `inputs` values, `out` `outputs`.
+    #[inline(always)]
     fn forward(&self, input: &[f32], out: &mut [f32]) {
         let input = &input[..self.inputs];
         let out = &mut out[..self.outputs];
@@ -160,6 +161,25 @@ fn block<const G: usize>(w: &[[Group; G]], bias: &[Group; G], x: &[f32]) -> [Gro
     acc
 }
 
+/// A call of [`Kernel::forward`] for [`pulp::Arch::dispatch`]. A struct with an
+/// always-inlined method, not a closure: a closure's body stays a function of its own,
+/// compiled for the baseline.
+struct Forward<'k, 'a> {
+    kernel: &'k Kernel,
+    row: &'k [f32],
+    cur: &'a mut [f32],
+    next: &'a mut [f32],
+}
+
+impl pulp::WithSimd for Forward<'_, '_> {
+    type Output = f32;
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _: S) -> f32 {
+        self.kernel.forward(self.row, self.cur, self.next)
+    }
+}
+
 /// The classifier part of a [`Kernel`].
 #[derive(Debug, Clone, PartialEq)]
 enum Net {
@@ -177,6 +197,21 @@ pub(crate) struct Kernel {
     net: Net,
     /// Widest vector of the forward pass (the features or a layer's outputs).
     widest: usize,
+    /// The instruction set the forward pass is compiled for, chosen at run time.
+    isa: Isa,
+}
+
+/// The widest instruction set of the running CPU that the kernel has code for (AVX2 on
+/// x86-64 CPUs since 2013, the target's baseline otherwise). Every choice gives the same
+/// scores bit for bit: the code is the same, only the width of the vectors the compiler
+/// gives it differs, and no multiply-add is fused; kernels are equal whatever their choice.
+#[derive(Debug, Clone, Copy)]
+struct Isa(pulp::Arch);
+
+impl PartialEq for Isa {
+    fn eq(&self, _: &Isa) -> bool {
+        true
+    }
 }
 
 impl Kernel {
@@ -215,6 +250,7 @@ impl Kernel {
             scaler: scaler.clone(),
             net,
             widest,
+            isa: Isa(pulp::Arch::new()),
         }
     }
 
@@ -245,7 +281,19 @@ impl Kernel {
         }
     }
 
-    fn score_in<'a>(&self, row: &[f32], mut cur: &'a mut [f32], mut next: &'a mut [f32]) -> f32 {
+    fn score_in(&self, row: &[f32], cur: &mut [f32], next: &mut [f32]) -> f32 {
+        self.isa.0.dispatch(Forward {
+            kernel: self,
+            row,
+            cur,
+            next,
+        })
+    }
+
+    /// [`Kernel::score_in`] for the instruction set of the caller: everything it calls is
+    /// inlined, so that it is compiled with the wider vectors inside `dispatch`.
+    #[inline(always)]
+    fn forward<'a>(&self, row: &[f32], mut cur: &'a mut [f32], mut next: &'a mut [f32]) -> f32 {
         let (mean, std) = (&self.scaler.mean, &self.scaler.std);
         for &(column, feature, len) in &self.runs {
             let x = &row[column..column + len];
@@ -362,6 +410,11 @@ mod tests {
                     unreachable!()
                 };
                 let kernel = Kernel::new(&model);
+                // The baseline code, whatever the CPU offers.
+                let baseline = Kernel {
+                    isa: Isa(pulp::Arch::Scalar),
+                    ..kernel.clone()
+                };
                 let mut scratch = Vec::new();
                 for _ in 0..20 {
                     let row = random_row(&mut rng, shape[0]);
@@ -369,6 +422,7 @@ mod tests {
                     let got = kernel.score(&row, &mut scratch);
                     assert_eq!(got.to_bits(), want.to_bits(), "{shape:?} {hidden}");
                     assert_eq!(kernel.score_alone(&row).to_bits(), want.to_bits());
+                    assert_eq!(baseline.score_alone(&row).to_bits(), want.to_bits());
                     assert_eq!(model.score(&row).to_bits(), want.to_bits());
                 }
             }
