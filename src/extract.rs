@@ -511,17 +511,23 @@ impl Extractor {
             return;
         }
         let nb = p.base.len() / p.lines.len();
-        let rows = stack::block_rows(
-            p.lookahead,
+        let shape = stack::BlockRows {
+            lookahead: p.lookahead,
+            repeats: p.repeats,
+            base_len: nb,
+        };
+        let base = &p.base;
+        stack::block_rows(
+            shape,
             &p.scores,
             &p.weights,
             &p.paths,
             p.repeats.then_some(&p.sigs[..]),
-            nb,
-            &mut |i, row| row.extend_from_slice(&p.base[i * nb..(i + 1) * nb]),
+            &mut |i, tail| tail.copy_from_slice(&base[i * nb..(i + 1) * nb]),
+            &mut p.rows,
         );
-        for (held, row) in p.lines.drain(..).zip(rows) {
-            decide_stage2(&*self.scorer, held, &row, &mut self.out);
+        for (held, row) in p.lines.drain(..).zip(p.rows.chunks_exact(shape.width())) {
+            decide_stage2(&*self.scorer, held, row, &mut self.out);
         }
         p.clear();
     }
@@ -568,6 +574,8 @@ struct PageBlock {
     signer: stack::page::Signer,
     /// The copied first-stage features of each line, one after the other.
     base: Vec<f32>,
+    /// The second-stage rows of the block, one after the other (kept for the next block).
+    rows: Vec<f32>,
 }
 
 impl PageBlock {
@@ -587,6 +595,7 @@ impl PageBlock {
             weights: Vec::with_capacity(n),
             paths: Vec::with_capacity(n),
             base: Vec::new(),
+            rows: Vec::new(),
         }
     }
 
@@ -605,6 +614,9 @@ impl PageBlock {
         self.paths.push(line.path);
         if self.repeats {
             self.sigs.push(self.signer.signature(&line));
+        }
+        if self.base.capacity() == 0 {
+            self.base.reserve(stack::page::MAX_LINES * base.len());
         }
         self.base.extend_from_slice(base);
         self.lines.push((line, features));

@@ -122,41 +122,160 @@ pub fn page_input_names(k: usize, repeats: bool, base: &[&str]) -> Vec<String> {
 }
 
 /// Rows of a page-level second stage ([`page_input_names`]) for the lines of one block of
-/// a page (see [`page::Blocks`]): the score window of `lookahead` lines run over the block,
-/// the page inputs of the block, then the `base_len` copied features `base(i, row)`
-/// appends for line `i`. `scores`, `weights` (`ln(1 + text bytes)`) and `paths` have one entry per line.
-/// With the lines' `sigs` ([`page::signature`]), the [`page::repeat_names`] inputs follow
-/// the page inputs ([`page_input_names`]).
+/// a page (see [`page::Blocks`]), written one after the other to `out` (resized to hold them), each
+/// [`BlockRows::width`] values long: the score window of `lookahead` lines run over the
+/// block (the values [`Window`] gives), the page inputs of the block, then the `base_len`
+/// copied features `base(i, tail)` writes into the tail of line `i`'s row. `scores`,
+/// `weights` (`ln(1 + text bytes)`) and `paths` have one entry per line. With the lines'
+/// `sigs` ([`page::signature`]), the [`page::repeat_names`] inputs follow the page inputs.
+///
+/// ```
+/// use mainline::lines::{NO_ELEMENT, PATH_LEVELS};
+/// use mainline::stack::{block_rows, page_input_names, BlockRows};
+///
+/// let paths = [[NO_ELEMENT; PATH_LEVELS]; 3];
+/// let mut rows = Vec::new();
+/// let shape = BlockRows { lookahead: 2, repeats: false, base_len: 1 };
+/// block_rows(shape, &[0.2, 0.9, 0.7], &[1.0, 3.0, 2.5], &paths, None, &mut |i, tail| tail[0] = i as f32, &mut rows);
+/// assert_eq!(rows.len(), 3 * shape.width());
+/// assert_eq!(shape.width(), page_input_names(2, false, &["density"]).len());
+/// assert_eq!(rows[2 * shape.width() - 1], 1.0);
+/// ```
 ///
 /// # Panics
-/// When the slices differ in length.
+/// When the slices differ in length, or `sigs` is given to a shape without `repeats` (or
+/// missing from one with it).
 pub fn block_rows(
-    lookahead: usize,
+    shape: BlockRows,
     scores: &[f32],
     weights: &[f32],
     paths: &[[u32; crate::lines::PATH_LEVELS]],
     sigs: Option<&[page::Signature]>,
-    base_len: usize,
-    base: &mut dyn FnMut(usize, &mut Vec<f32>),
-) -> Vec<Vec<f32>> {
-    let mut rows: Vec<Vec<f32>> = Vec::with_capacity(scores.len());
-    let mut w = Window::new(lookahead);
-    w.extra = page::N_INPUTS + sigs.map_or(0, |_| page::N_REPEAT_INPUTS) + base_len;
-    for (i, (&s, &wt)) in scores.iter().zip(weights).enumerate() {
-        w.push(i, s, wt, &[]);
-        while let Some((_, row)) = w.pop() {
-            rows.push(row);
+    base: &mut dyn FnMut(usize, &mut [f32]),
+    out: &mut Vec<f32>,
+) {
+    let n = scores.len();
+    assert!(weights.len() == n, "one weight per line");
+    assert_eq!(
+        sigs.is_some(),
+        shape.repeats,
+        "signatures exactly with repeats"
+    );
+    let width = shape.width();
+    let n_window = window_names(shape.lookahead).len();
+    // Every value is written below: only new room needs filling.
+    out.resize(n * width, 0.0);
+    window_rows(shape.lookahead, scores, weights, out, width);
+    page::append(scores, weights, paths, sigs, out, width, n_window);
+    let tail = width - shape.base_len;
+    for (i, row) in out.chunks_exact_mut(width).enumerate() {
+        base(i, &mut row[tail..]);
+    }
+}
+
+/// The shape of the rows of [`block_rows`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockRows {
+    /// Lines of lookahead (and look-behind) of the score window.
+    pub lookahead: usize,
+    /// Whether the [`page::repeat_names`] inputs follow the page inputs.
+    pub repeats: bool,
+    /// Copied first-stage features at the end of each row.
+    pub base_len: usize,
+}
+
+impl BlockRows {
+    /// Values per row: the length of [`page_input_names`] with `base_len` names.
+    pub fn width(&self) -> usize {
+        window_names(self.lookahead).len()
+            + page::N_INPUTS
+            + if self.repeats {
+                page::N_REPEAT_INPUTS
+            } else {
+                0
+            }
+            + self.base_len
+    }
+}
+
+/// The [`window_names`] inputs of every line of a block whose scores are all known, written
+/// to the start of each `width`-long row of `out`: bit for bit what a [`Window`] run over
+/// the block gives, without holding the lines in it.
+fn window_rows(k: usize, scores: &[f32], weights: &[f32], out: &mut [f32], width: usize) {
+    let n = scores.len();
+    let ws = windows(k);
+    let n_window = window_names(k).len();
+    let kf = k.max(1) as f32;
+    let (mut sum, mut decayed) = (0.0_f64, [0.5_f32; DECAYS.len()]);
+    // NOTE: the lines before a line are read from its slice backwards (nearest first, as
+    // the window holds them), those after it forwards.
+    for (i, row) in out.chunks_exact_mut(width).enumerate() {
+        let row = &mut row[..n_window];
+        let s = scores[i];
+        let (n_before, n_after) = (i.min(k), (n - 1 - i).min(k));
+        let before = &scores[i - n_before..i];
+        let after = &scores[i + 1..i + 1 + n_after];
+        row[0] = s;
+        let (prev, next) = row[1..1 + 2 * k].split_at_mut(k);
+        prev.fill(0.0);
+        next.fill(0.0);
+        for (r, &v) in prev.iter_mut().zip(before.iter().rev()) {
+            *r = v;
+        }
+        for (r, &v) in next.iter_mut().zip(after) {
+            *r = v;
+        }
+        let mut at = 1 + 2 * k;
+        for &w in &ws {
+            let (nb, na) = (w.min(n_before), w.min(n_after));
+            let (mut total, mut max, mut min) = (s, s, s);
+            for &v in before[n_before - nb..].iter().rev().chain(&after[..na]) {
+                total += v;
+                max = max.max(v);
+                min = min.min(v);
+            }
+            row[at] = total / (1 + nb + na) as f32;
+            row[at + 1] = max;
+            row[at + 2] = min;
+            at += 3;
+        }
+        let mean = |v: &mut dyn Iterator<Item = &f32>, len: usize| {
+            if len == 0 {
+                return 0.0;
+            }
+            let mut total = 0.0_f32;
+            for &x in v {
+                total += x;
+            }
+            total / len as f32
+        };
+        row[at] = mean(&mut before.iter().rev(), n_before);
+        row[at + 1] = mean(&mut after.iter(), n_after);
+        let wb = &weights[i - n_before..i];
+        let wa = &weights[i + 1..i + 1 + n_after];
+        let (mut wsum, mut wt) = (0.0_f32, 0.0_f32);
+        let own = weights[i].max(0.0);
+        for (&v, &w) in std::iter::once((&s, &own))
+            .chain(before.iter().rev().zip(wb.iter().rev()))
+            .chain(after.iter().zip(wa))
+        {
+            let w = w.max(0.0);
+            wsum += v * w;
+            wt += w;
+        }
+        row[at + 2] = if wt > 0.0 { wsum / wt } else { s };
+        row[at + 3] = n_before as f32 / kf;
+        row[at + 4] = n_after as f32 / kf;
+        row[at + 5] = if i == 0 { 0.5 } else { (sum / i as f64) as f32 };
+        at += 6;
+        row[at..at + DECAYS.len()].copy_from_slice(&decayed);
+        row[at + DECAYS.len()] = ((i + 1) as f64).ln() as f32;
+
+        sum += f64::from(s);
+        for (d, a) in decayed.iter_mut().zip(DECAYS) {
+            *d += a * (s - *d);
         }
     }
-    w.finish();
-    while let Some((_, row)) = w.pop() {
-        rows.push(row);
-    }
-    page::append(scores, weights, paths, sigs, &mut rows);
-    for (i, row) in rows.iter_mut().enumerate() {
-        base(i, row);
-    }
-    rows
 }
 
 fn windows(k: usize) -> Vec<usize> {
@@ -196,8 +315,6 @@ pub struct Window<T> {
     sum: f64,
     decayed: [f32; DECAYS.len()],
     ended: bool,
-    /// Values the caller will append to each row, reserved with it.
-    pub(crate) extra: usize,
 }
 
 impl<T> Window<T> {
@@ -221,7 +338,6 @@ impl<T> Window<T> {
             sum: 0.0,
             decayed: [0.5; DECAYS.len()],
             ended: false,
-            extra: 0,
         }
     }
 
@@ -276,7 +392,7 @@ impl<T> Window<T> {
             n_before += 1;
         }
         let before = &before_buf[..n_before];
-        let mut row = Vec::with_capacity(self.width + slot.base.len() + self.extra);
+        let mut row = Vec::with_capacity(self.width + slot.base.len());
         row.push(slot.score);
         for d in 0..k {
             row.push(before.get(d).map_or(0.0, |b| b.0));
@@ -419,5 +535,71 @@ impl Stage2 {
             row.len(),
             self.features.len()
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lines::{NO_ELEMENT, PATH_LEVELS};
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The window part of a block's rows is what a [`Window`] run over the block gives,
+    /// bit for bit, for every lookahead and for blocks shorter and longer than it.
+    #[test]
+    fn block_rows_read_the_window_a_window_would() {
+        let mut rng = StdRng::seed_from_u64(17);
+        for k in [0, 1, 2, 3, 8, 9, MAX_LOOKAHEAD] {
+            for n in [1, 2, k, k + 1, 2 * k + 3, 70] {
+                if n == 0 {
+                    continue;
+                }
+                let scores: Vec<f32> = (0..n).map(|_| rng.gen_range(0.0..1.0)).collect();
+                // Some weights below zero: both clip them.
+                let weights: Vec<f32> = (0..n).map(|_| rng.gen_range(-0.5..6.0)).collect();
+                let mut w = Window::new(k);
+                let mut want = Vec::new();
+                for (i, (&s, &wt)) in scores.iter().zip(&weights).enumerate() {
+                    w.push(i, s, wt, &[]);
+                    while let Some((_, row)) = w.pop() {
+                        want.push(row);
+                    }
+                }
+                w.finish();
+                while let Some((_, row)) = w.pop() {
+                    want.push(row);
+                }
+                let shape = BlockRows {
+                    lookahead: k,
+                    repeats: false,
+                    base_len: 2,
+                };
+                let paths = vec![[NO_ELEMENT; PATH_LEVELS]; n];
+                // Stale values in the buffer must all be overwritten.
+                let mut out = vec![f32::NAN; 3 * n * shape.width()];
+                block_rows(
+                    shape,
+                    &scores,
+                    &weights,
+                    &paths,
+                    None,
+                    &mut |i, tail| tail.fill(i as f32),
+                    &mut out,
+                );
+                assert_eq!(out.len(), n * shape.width());
+                let nw = window_names(k).len();
+                for (i, (row, want)) in out.chunks_exact(shape.width()).zip(&want).enumerate() {
+                    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                    assert_eq!(
+                        bits(&row[..nw]),
+                        bits(want),
+                        "lookahead {k}, {n} lines, line {i}"
+                    );
+                    assert!(row.iter().all(|v| v.is_finite()));
+                    assert_eq!(row[row.len() - 2..], [i as f32; 2]);
+                }
+            }
+        }
     }
 }

@@ -157,28 +157,47 @@ const NONE: u32 = u32::MAX;
 /// # Panics
 /// When the slices differ in length.
 pub fn inputs(scores: &[f32], ln_text: &[f32], paths: &[[u32; PATH_LEVELS]]) -> Vec<Vec<f32>> {
-    let mut rows = vec![Vec::with_capacity(N_INPUTS); scores.len()];
-    append(scores, ln_text, paths, None, &mut rows);
-    rows
+    let mut flat = vec![0.0; scores.len() * N_INPUTS];
+    append(scores, ln_text, paths, None, &mut flat, N_INPUTS, 0);
+    flat.chunks_exact(N_INPUTS).map(<[f32]>::to_vec).collect()
 }
 
-/// [`inputs`], appended to the given rows (one per line), followed with `sigs` by the
-/// [`repeat_names`] inputs.
+/// Writes a value at a time to a row.
+struct Put<'a>(std::slice::IterMut<'a, f32>);
+
+impl Put<'_> {
+    #[inline]
+    fn push(&mut self, v: f32) {
+        *self.0.next().expect("room in the row") = v;
+    }
+
+    #[inline]
+    fn extend(&mut self, values: impl IntoIterator<Item = f32>) {
+        for v in values {
+            self.push(v);
+        }
+    }
+}
+
+/// [`inputs`], written into `out`, whose rows (one per line) are `width` values long,
+/// from value `start` of each row on; followed with `sigs` by the [`repeat_names`] inputs.
 ///
 /// # Panics
-/// When the slices differ in length.
+/// When the slices differ in length, or the rows have no room for the inputs.
 pub(crate) fn append(
     scores: &[f32],
     ln_text: &[f32],
     paths: &[[u32; PATH_LEVELS]],
     sigs: Option<&[Signature]>,
-    rows: &mut [Vec<f32>],
+    out: &mut [f32],
+    width: usize,
+    start: usize,
 ) {
     let n = scores.len();
     assert!(
         ln_text.len() == n
             && paths.len() == n
-            && rows.len() == n
+            && out.len() == n * width
             && sigs.is_none_or(|s| s.len() == n),
         "one value per line"
     );
@@ -290,11 +309,11 @@ pub(crate) fn append(
         ln_lines,
         ln_total,
     ];
-    for (i, row) in rows.iter_mut().enumerate() {
-        let start = row.len();
+    for (i, row) in out.chunks_exact_mut(width).enumerate() {
+        let mut row = Put(row[start..start + N_INPUTS].iter_mut());
         let s = scores[i];
         let d = &dense[i];
-        row.extend_from_slice(&common);
+        row.extend(common);
         row.push(s - page_mean);
         row.push(s - max);
         row.push(sorted.partition_point(|&v| v < s) as f32 / n as f32);
@@ -305,10 +324,10 @@ pub(crate) fn append(
             0.0
         });
         for l in LEVELS {
-            row.extend_from_slice(if d[l] == NONE {
-                &whole_pooled
+            row.extend(if d[l] == NONE {
+                whole_pooled
             } else {
-                &pooled[d[l] as usize]
+                pooled[d[l] as usize]
             });
         }
         for best in [best, best_rel] {
@@ -331,10 +350,19 @@ pub(crate) fn append(
         } else {
             (gain / total) as f32
         });
-        debug_assert_eq!(row.len() - start, N_INPUTS);
+        debug_assert!(row.0.len() == 0, "every page input written");
     }
     if let Some(sigs) = sigs {
-        append_repeats(scores, &text, total, paths, sigs, rows);
+        append_repeats(
+            scores,
+            &text,
+            total,
+            paths,
+            sigs,
+            out,
+            width,
+            start + N_INPUTS,
+        );
     }
 }
 
@@ -541,14 +569,18 @@ struct Group {
     last_item: u32,
 }
 
-/// The [`repeat_names`] inputs of each line of a block, appended to its row.
+/// The [`repeat_names`] inputs of each line of a block, written into its `width`-long row
+/// of `out` from value `start` on.
+#[allow(clippy::too_many_arguments)]
 fn append_repeats(
     scores: &[f32],
     text: &[f64],
     total: f64,
     paths: &[[u32; PATH_LEVELS]],
     sigs: &[Signature],
-    rows: &mut [Vec<f32>],
+    out: &mut [f32],
+    width: usize,
+    start: usize,
 ) {
     type Map =
         std::collections::HashMap<u32, u32, std::hash::BuildHasherDefault<crate::lines::KeyHasher>>;
@@ -584,21 +616,31 @@ fn append_repeats(
             }
         }
     }
-    for (i, row) in rows.iter_mut().enumerate() {
-        for g in 0..2 {
-            let a = &groups[g][dense[i][g] as usize];
-            row.extend([
-                (a.scored / a.text) as f32,
-                (a.text / total) as f32,
-                f64::from(a.lines).ln_1p() as f32,
-                f64::from(a.items).ln_1p() as f32,
-            ]);
-        }
-        let a = &groups[2][dense[i][2] as usize];
-        row.extend([
-            f64::from(a.lines).ln() as f32,
-            (a.score_sum / f64::from(a.lines)) as f32,
-        ]);
+    // What a line reads of each group it is in, once per group.
+    let structure = |a: &Group| {
+        [
+            (a.scored / a.text) as f32,
+            (a.text / total) as f32,
+            f64::from(a.lines).ln_1p() as f32,
+            f64::from(a.items).ln_1p() as f32,
+        ]
+    };
+    let near: Vec<[f32; 4]> = groups[0].iter().map(structure).collect();
+    let chain: Vec<[f32; 4]> = groups[1].iter().map(structure).collect();
+    let dup: Vec<[f32; 2]> = groups[2]
+        .iter()
+        .map(|a| {
+            [
+                f64::from(a.lines).ln() as f32,
+                (a.score_sum / f64::from(a.lines)) as f32,
+            ]
+        })
+        .collect();
+    for (row, d) in out.chunks_exact_mut(width).zip(&dense) {
+        let mut row = Put(row[start..start + N_REPEAT_INPUTS].iter_mut());
+        row.extend(near[d[0] as usize]);
+        row.extend(chain[d[1] as usize]);
+        row.extend(dup[d[2] as usize]);
     }
 }
 
@@ -719,15 +761,18 @@ mod tests {
         let paths = [path(4, 1), path(5, 2), path(6, 3), path(7, 0)];
         let sigs = [[1, 1, 9], [1, 1, 8], [1, 1, 7], [2, 2, 9]];
         let w = 3.0_f32.ln_1p();
-        let mut rows = vec![Vec::new(); 4];
+        let names: Vec<String> = names().into_iter().chain(repeat_names()).collect();
+        let mut flat = vec![0.0; 4 * names.len()];
         append(
             &[0.9, 0.6, 0.3, 0.1],
             &[w; 4],
             &paths,
             Some(&sigs),
-            &mut rows,
+            &mut flat,
+            names.len(),
+            0,
         );
-        let names: Vec<String> = names().into_iter().chain(repeat_names()).collect();
+        let rows: Vec<&[f32]> = flat.chunks_exact(names.len()).collect();
         assert!(rows.iter().all(|r| r.len() == names.len()));
         let col = |n: &str| names.iter().position(|x| x == n).unwrap();
         assert!((rows[1][col("rep_near_mean")] - 0.6).abs() < 1e-6);

@@ -223,6 +223,7 @@ pub fn stage2_rows(
     let mut out = Array2::zeros((rows.len(), n2));
     let mut buf = Vec::with_capacity(inputs.names.len());
     if page {
+        let mut flat = Vec::new();
         let paths = inputs
             .paths
             .as_ref()
@@ -238,20 +239,29 @@ pub fn stage2_rows(
                     .expect("a second stage with signature inputs needs the lines' signatures");
                 r.iter().map(|&x| sigs[x]).collect()
             });
-            let block_rows = stack::block_rows(
+            let shape = stack::BlockRows {
                 lookahead,
+                repeats,
+                base_len: inputs.base.ncols(),
+            };
+            stack::block_rows(
+                shape,
                 &scores[block.clone()],
                 &weights,
                 &p,
                 sigs.as_deref(),
-                inputs.base.ncols(),
-                &mut |j, row| row.extend(inputs.base.row(r[j]).iter().copied()),
+                &mut |j, tail| {
+                    for (t, &v) in tail.iter_mut().zip(inputs.base.row(r[j])) {
+                        *t = v;
+                    }
+                },
+                &mut flat,
             );
-            for (j, row) in block.clone().zip(block_rows) {
+            for (j, row) in block.clone().zip(flat.chunks_exact(n2)) {
                 out.row_mut(j)
                     .as_slice_mut()
                     .expect("standard layout")
-                    .copy_from_slice(&row);
+                    .copy_from_slice(row);
             }
         }
         return out;
