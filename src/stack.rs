@@ -99,6 +99,26 @@ pub fn window_names(k: usize) -> Vec<String> {
     names
 }
 
+/// Number of [`window_names`] for a lookahead of `k`, counted without building them (the
+/// extractor needs it per block).
+pub fn window_len(k: usize) -> usize {
+    // score, k before, k after, 3 per window, before/after/text means, lines before/after,
+    // page mean, the decayed means, ln line index.
+    1 + 2 * k + 3 * windows(k).len() + 3 + 2 + 1 + DECAYS.len() + 1
+}
+
+/// Number of inputs before the copied first-stage features: [`window_len`], then with
+/// `page` the page inputs and with `repeats` too the repeat inputs
+/// ([`page_input_names`]).
+fn computed_len(k: usize, page: bool, repeats: bool) -> usize {
+    window_len(k)
+        + match (page, repeats) {
+            (true, true) => page::N_INPUTS + page::N_REPEAT_INPUTS,
+            (true, false) => page::N_INPUTS,
+            (false, _) => 0,
+        }
+}
+
 /// Names of all second-stage inputs: [`window_names`], then each of `base` (first-stage
 /// feature names) prefixed with [`LINE_PREFIX`].
 pub fn input_names(k: usize, base: &[&str]) -> Vec<String> {
@@ -162,7 +182,7 @@ pub fn block_rows(
         "signatures exactly with repeats"
     );
     let width = shape.width();
-    let n_window = window_names(shape.lookahead).len();
+    let n_window = window_len(shape.lookahead);
     // Every value is written below: only new room needs filling.
     out.resize(n * width, 0.0);
     window_rows(shape.lookahead, scores, weights, out, width);
@@ -187,14 +207,7 @@ pub struct BlockRows {
 impl BlockRows {
     /// Values per row: the length of [`page_input_names`] with `base_len` names.
     pub fn width(&self) -> usize {
-        window_names(self.lookahead).len()
-            + page::N_INPUTS
-            + if self.repeats {
-                page::N_REPEAT_INPUTS
-            } else {
-                0
-            }
-            + self.base_len
+        computed_len(self.lookahead, true, self.repeats) + self.base_len
     }
 }
 
@@ -204,7 +217,7 @@ impl BlockRows {
 fn window_rows(k: usize, scores: &[f32], weights: &[f32], out: &mut [f32], width: usize) {
     let n = scores.len();
     let ws = windows(k);
-    let n_window = window_names(k).len();
+    let n_window = window_len(k);
     let kf = k.max(1) as f32;
     let (mut sum, mut decayed) = (0.0_f64, [0.5_f32; DECAYS.len()]);
     // NOTE: the lines before a line are read from its slice backwards (nearest first, as
@@ -254,8 +267,7 @@ fn window_rows(k: usize, scores: &[f32], weights: &[f32], out: &mut [f32], width
         let wb = &weights[i - n_before..i];
         let wa = &weights[i + 1..i + 1 + n_after];
         let (mut wsum, mut wt) = (0.0_f32, 0.0_f32);
-        let own = weights[i].max(0.0);
-        for (&v, &w) in std::iter::once((&s, &own))
+        for (&v, &w) in std::iter::once((&s, &weights[i]))
             .chain(before.iter().rev().zip(wb.iter().rev()))
             .chain(after.iter().zip(wa))
         {
@@ -329,7 +341,7 @@ impl<T> Window<T> {
         );
         Window {
             k: lookahead,
-            width: window_names(lookahead).len(),
+            width: window_len(lookahead),
             windows: windows(lookahead),
             pending: VecDeque::with_capacity(lookahead + 2),
             past: VecDeque::with_capacity(lookahead + 1),
@@ -508,12 +520,7 @@ impl Stage2 {
 
     /// Number of inputs before the copied first-stage features.
     pub fn n_computed(&self) -> usize {
-        window_names(self.lookahead).len()
-            + match (self.page, self.repeats) {
-                (true, true) => page::N_INPUTS + page::N_REPEAT_INPUTS,
-                (true, false) => page::N_INPUTS,
-                (false, _) => 0,
-            }
+        computed_len(self.lookahead, self.page, self.repeats)
     }
 
     /// Probability that the line is content, from its [`input_names`] row.
@@ -588,7 +595,8 @@ mod tests {
                     &mut out,
                 );
                 assert_eq!(out.len(), n * shape.width());
-                let nw = window_names(k).len();
+                let nw = window_len(k);
+                assert_eq!(nw, window_names(k).len());
                 for (i, (row, want)) in out.chunks_exact(shape.width()).zip(&want).enumerate() {
                     let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                     assert_eq!(
