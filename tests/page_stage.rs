@@ -376,3 +376,29 @@ fn an_ensemble_of_second_stages_ships_as_one_wider_mlp() {
         .to_string();
     assert!(err.contains("one hidden layer"), "{err}");
 }
+
+#[test]
+fn a_distilled_ensemble_ships_as_one_second_stage() {
+    let (data, inputs) = paths_data();
+    let (params, mut stack_params) = small_params();
+    stack_params.ensemble = 3;
+    stack_params.distill = true;
+    let rows: Vec<usize> = (0..data.len()).collect();
+    let (model, _) =
+        train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |_| {}).unwrap();
+    let s2 = model.stack.as_ref().unwrap();
+    let mainline::model::ModelKind::Mlp { layers } = &s2.kind else {
+        panic!("an MLP second stage")
+    };
+    assert_eq!(layers[0].outputs(), stack_params.hidden[0]);
+    assert_eq!(model.provenance.params["stack"]["distill"], true);
+    assert_eq!(Model::from_json(&model.to_json()).unwrap(), model);
+    let decided = train::decide_stacked(&model, &data, &inputs, &rows);
+    assert_eq!(decided.len(), rows.len());
+    // Nothing to distil from a single second stage: refused before training.
+    stack_params.ensemble = 1;
+    let err = train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("--stack-ensemble of 2"), "{err}");
+}

@@ -764,6 +764,12 @@ pub(crate) struct StackArgs {
     /// with one hidden layer; the model file holds them as one wider MLP).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
     stack_ensemble: u32,
+
+    /// With --stack-ensemble above 1: ship one second stage of --stack-hidden units instead
+    /// of the ensemble, trained towards the ensemble's averaged scores (distillation). It
+    /// costs what a single second stage costs when filtering.
+    #[arg(long)]
+    stack_distill: bool,
 }
 
 impl StackArgs {
@@ -779,6 +785,7 @@ impl StackArgs {
             min_block_lines: self.page_min_lines,
             repeats: self.repeats,
             ensemble: self.stack_ensemble as usize,
+            distill: self.stack_distill,
         })
     }
 }

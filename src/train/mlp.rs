@@ -61,6 +61,13 @@ pub(super) fn bce_from_logit(z: f32, y: bool) -> f64 {
     z.max(0.0) - if y { z } else { 0.0 } + (-z.abs()).exp().ln_1p()
 }
 
+/// `log(1 + exp(z)) - t·z`: the cross-entropy of `sigmoid(z)` against a target probability
+/// `t`; [`bce_from_logit`] for `t` of 0 or 1.
+fn bce_soft(z: f32, t: f32) -> f64 {
+    let z = f64::from(z);
+    z.max(0.0) - f64::from(t) * z + (-z.abs()).exp().ln_1p()
+}
+
 /// Derivative of the activation, from its input `z` and output `a`.
 fn derivative(act: Activation, z: f32, a: f32) -> f32 {
     match act {
@@ -161,6 +168,8 @@ struct Workspace {
     /// Batch rows (the first `bs` rows are in use).
     xb: Array2<f32>,
     yb: Vec<bool>,
+    /// The rows' targets: 0 or 1 from `yb`, or the probabilities being distilled.
+    tb: Vec<f32>,
     /// Pre-activations, activations and loss gradients of each layer's outputs.
     z: Vec<Array2<f32>>,
     a: Vec<Array2<f32>>,
@@ -179,6 +188,7 @@ impl Workspace {
         Workspace {
             xb: Array2::zeros((batch, inputs)),
             yb: vec![false; batch],
+            tb: vec![0.0; batch],
             a: z.clone(),
             delta: z.clone(),
             z,
@@ -193,8 +203,8 @@ impl Workspace {
         self.backprop_weighted(net, bs, cw, None, l2)
     }
 
-    /// Sets `gw` and `gb` to the gradient of the mean class-weighted cross-entropy over the
-    /// first `bs` rows of `xb`, each row's loss also multiplied by `rw[r]` when given, plus
+    /// Sets `gw` and `gb` to the gradient of the mean class-weighted cross-entropy (classes
+    /// from `yb`, targets from `tb`) over the first `bs` rows of `xb`, each row's loss also multiplied by `rw[r]` when given, plus
     /// the L2 penalty; returns the summed weighted loss.
     fn backprop_weighted(
         &mut self,
@@ -208,6 +218,7 @@ impl Workspace {
         let Workspace {
             xb,
             yb,
+            tb,
             z,
             a,
             delta,
@@ -231,14 +242,14 @@ impl Workspace {
                 .for_each(|a, &z| *a = act.apply(z));
         }
 
-        // Output delta of the mean weighted cross-entropy: weight · (p - y) / bs.
+        // Output delta of the mean weighted cross-entropy: weight · (p - t) / bs.
         let inv_bs = 1.0 / bs as f32;
         let mut loss_sum = 0.0;
         for r in 0..bs {
             let (zr, p) = (z[last][[r, 0]], a[last][[r, 0]]);
             let weight = if yb[r] { cw.1 } else { cw.0 } * rw.map_or(1.0, |w| w[r]);
-            loss_sum += f64::from(weight) * bce_from_logit(zr, yb[r]);
-            delta[last][[r, 0]] = weight * (p - if yb[r] { 1.0 } else { 0.0 }) * inv_bs;
+            loss_sum += f64::from(weight) * bce_soft(zr, tb[r]);
+            delta[last][[r, 0]] = weight * (p - tb[r]) * inv_bs;
         }
 
         // Backward.
@@ -275,9 +286,15 @@ impl Workspace {
 }
 
 /// Trains the MLP on standardised training rows `x` and validation rows `val_x`.
+///
+/// With `targets`, the training rows' loss is the cross-entropy against those
+/// probabilities instead of their labels `y` (distillation); the labels still choose the
+/// class weights, and validation is always against the labels.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn fit(
     x: ArrayView2<f32>,
     y: &[bool],
+    targets: Option<&[f32]>,
     val_x: ArrayView2<f32>,
     val_y: &[bool],
     params: &TrainParams,
@@ -327,6 +344,7 @@ pub(super) fn fit(
                 for (r, &i) in ids.iter().enumerate() {
                     dst[r * f..(r + 1) * f].copy_from_slice(&rows[i * f..(i + 1) * f]);
                     ws.yb[r] = y[i];
+                    ws.tb[r] = targets.map_or(if y[i] { 1.0 } else { 0.0 }, |t| t[i]);
                     if let Some(w) = row_weights {
                         wb[r] = w[i];
                     }
@@ -426,6 +444,14 @@ mod tests {
         assert!((bce_from_logit(2.0, false) + (1.0 - p).ln()).abs() < 1e-12);
         assert!(bce_from_logit(1000.0, true) < 1e-300);
         assert!((bce_from_logit(-1000.0, true) - 1000.0).abs() < 1e-9);
+        for z in [-30.0, -2.0, 0.0, 0.5, 40.0] {
+            assert_eq!(bce_soft(z, 1.0), bce_from_logit(z, true));
+            assert_eq!(bce_soft(z, 0.0), bce_from_logit(z, false));
+        }
+        // Against a probability, the loss is least where the model predicts it.
+        let at = |z: f32| bce_soft(z, 0.2);
+        let best = (0.2_f32 / 0.8).ln();
+        assert!(at(best) < at(best - 0.1) && at(best) < at(best + 0.1));
     }
 
     #[test]
@@ -434,6 +460,60 @@ mod tests {
         let (neg, pos) = class_weights(&y, true);
         assert_eq!(pos * 1.0, neg * 3.0);
         assert_eq!(class_weights(&y, false), (1.0, 1.0));
+    }
+
+    /// Trained towards probabilities, the network predicts them, where the labels alone
+    /// would push it towards certainty.
+    #[test]
+    fn targets_replace_the_labels_in_the_loss() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let n = 2000;
+        let x = Array2::from_shape_simple_fn((n, 1), || rng.gen_range(-2.0_f32..2.0));
+        let y: Vec<bool> = x.column(0).iter().map(|&v| v > 0.0).collect();
+        let soft: Vec<f32> = x
+            .column(0)
+            .iter()
+            .map(|&v| 1.0 / (1.0 + (-v).exp()))
+            .collect();
+        let params = TrainParams::default()
+            .hidden(vec![4])
+            .epochs(40)
+            .patience(40)
+            .learning_rate(0.01)
+            .seed(7);
+        let p_at_1 = |targets: Option<&[f32]>| {
+            let fit = fit(
+                x.view(),
+                &y,
+                targets,
+                x.view(),
+                &y,
+                &params,
+                None,
+                &mut |_| {},
+            )
+            .unwrap();
+            let net: Vec<Dense> = fit
+                .layers
+                .iter()
+                .map(|l| Dense {
+                    w: Array2::from_shape_vec((l.outputs(), l.inputs()), l.weights.clone())
+                        .unwrap(),
+                    b: Array1::from(l.bias.clone()),
+                    act: l.activation,
+                })
+                .collect();
+            let z = logits(&net, ndarray::array![[1.0_f32]].view())[0];
+            1.0 / (1.0 + (-z).exp())
+        };
+        let towards = p_at_1(Some(&soft));
+        let sigmoid_1 = 1.0 / (1.0 + (-1.0_f32).exp());
+        assert!(
+            (towards - sigmoid_1).abs() < 0.06,
+            "{towards} vs {sigmoid_1}"
+        );
+        let hard = p_at_1(None);
+        assert!(hard > 0.9, "{hard}");
     }
 
     /// The gradients of `backprop` match finite differences of the loss, for every weight
@@ -459,6 +539,9 @@ mod tests {
             let mut ws = Workspace::new(&net, 4, 2);
             rows_mut(&mut ws.xb, 3).assign(&x);
             ws.yb[..3].copy_from_slice(&y);
+            for (t, &c) in ws.tb.iter_mut().zip(&y) {
+                *t = if c { 1.0 } else { 0.0 };
+            }
             let summed = ws.backprop(&net, 3, cw, l2);
             assert!((summed / 3.0 - evaluate(&net, x.view(), &y, cw).0).abs() < 1e-6);
 

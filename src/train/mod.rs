@@ -184,7 +184,26 @@ pub fn train_on_rows(
     params: &TrainParams,
     progress: &mut dyn FnMut(&EpochReport),
 ) -> Result<(Model, TrainReport)> {
+    train_rows_towards(data, train_rows, val_rows, None, params, progress)
+}
+
+/// [`train_on_rows`], and with `targets` (an MLP only), one probability per training row
+/// that the loss pulls the model towards instead of the row's label: an MLP distilled from
+/// another model's scores. Validation and the threshold still go by the labels.
+fn train_rows_towards(
+    data: &Dataset,
+    train_rows: &[usize],
+    val_rows: &[usize],
+    targets: Option<&[f32]>,
+    params: &TrainParams,
+    progress: &mut dyn FnMut(&EpochReport),
+) -> Result<(Model, TrainReport)> {
     params.check()?;
+    if targets.is_some_and(|t| t.len() != train_rows.len() || params.model != ModelType::Mlp) {
+        return Err(Error::Training(
+            "distillation needs an MLP and one target per training row".into(),
+        ));
+    }
     check_dataset(data)?;
     let fail = |msg: String| Err(Error::Training(msg));
     if train_rows.is_empty() {
@@ -248,6 +267,7 @@ pub fn train_on_rows(
             let fit = mlp::fit(
                 z_train.view(),
                 &y_train,
+                targets,
                 z_val.view(),
                 &y_val,
                 params,

@@ -43,6 +43,10 @@ pub struct StackParams {
     /// averaged (an MLP with one hidden layer: they ship as one MLP with their hidden
     /// units side by side). 1: a single second stage.
     pub ensemble: usize,
+    /// With an `ensemble` of more than one: ship a single second stage of the same shape
+    /// instead, trained towards the ensemble's averaged scores on the training rows
+    /// (distillation), which keeps most of the ensemble's steadiness at the cost of one.
+    pub distill: bool,
 }
 
 impl Default for StackParams {
@@ -57,6 +61,7 @@ impl Default for StackParams {
             min_block_lines: stack::page::MIN_BLOCK_LINES,
             repeats: false,
             ensemble: 1,
+            distill: false,
         }
     }
 }
@@ -74,6 +79,7 @@ impl StackParams {
             "min_block_lines": self.min_block_lines,
             "repeats": self.repeats,
             "ensemble": self.ensemble,
+            "distill": self.distill,
         })
     }
 }
@@ -348,6 +354,13 @@ pub fn train_stacked(
     p2.hidden = stack_params.hidden.clone();
     p2.context = 0;
     p2.check()?;
+    if stack_params.distill && stack_params.ensemble < 2 {
+        return Err(Error::Training(format!(
+            "distilling the second stage needs an ensemble to distil: --stack-ensemble of 2 \
+             or more, got {}",
+            stack_params.ensemble
+        )));
+    }
     if stack_params.ensemble == 0
         || (stack_params.ensemble > 1 && (p2.model != ModelType::Mlp || p2.hidden.len() != 1))
     {
@@ -410,9 +423,21 @@ pub fn train_stacked(
         groups,
         docs: rows.iter().map(|&r| data.docs[r].clone()).collect(),
     };
-    let (m2, r2) = train_ensemble(&d2, &t, &v, &p2, stack_params.ensemble)?;
+    let (m2, r2) = train_ensemble(
+        &d2,
+        &t,
+        &v,
+        &p2,
+        stack_params.ensemble,
+        stack_params.distill,
+    )?;
+    let made = match stack_params.ensemble {
+        1 => String::new(),
+        k if stack_params.distill => format!(" (distilled from {k})"),
+        k => format!(" (an average of {k})"),
+    };
     progress(&format!(
-        "second stage: {} epochs, validation line F1 {:.3}, accuracy {:.4}, threshold {:.2}",
+        "second stage{made}: {} epochs, validation line F1 {:.3}, accuracy {:.4}, threshold {:.2}",
         r2.epochs_run, r2.validation.f1, r2.validation.accuracy, r2.threshold
     ));
     if page {
@@ -493,10 +518,33 @@ fn distinct(groups: &[String]) -> usize {
         .len()
 }
 
+/// [`averaged`], or with `distill` (and `k` > 1) one model of the members' shape trained
+/// from seed `params.seed + k` towards the average's scores on the training rows, with its
+/// own early stopping and threshold on the validation rows.
+fn train_ensemble(
+    data: &Dataset,
+    train_rows: &[usize],
+    val_rows: &[usize],
+    params: &TrainParams,
+    k: usize,
+    distill: bool,
+) -> Result<(Model, TrainReport)> {
+    let (model, report) = averaged(data, train_rows, val_rows, params, k)?;
+    if !distill || k < 2 {
+        return Ok((model, report));
+    }
+    let targets: Vec<f32> = model
+        .score_batch(data.x.select(ndarray::Axis(0), train_rows).view())
+        .to_vec();
+    let mut p = params.clone();
+    p.seed = params.seed.wrapping_add(k as u64);
+    super::train_rows_towards(data, train_rows, val_rows, Some(&targets), &p, &mut |_| {})
+}
+
 /// `k` models trained on the same rows from seeds `params.seed`, `params.seed + 1`, …, as
 /// one MLP whose logit is the mean of theirs, with its threshold chosen again on the
 /// validation rows. `k = 1`: [`train_on_rows`].
-fn train_ensemble(
+fn averaged(
     data: &Dataset,
     train_rows: &[usize],
     val_rows: &[usize],

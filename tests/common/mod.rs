@@ -135,6 +135,7 @@ pub fn small_stack_params(lookahead: usize, page: bool) -> (TrainParams, StackPa
         min_block_lines: 0,
         repeats: false,
         ensemble: 1,
+        distill: false,
     };
     (params, stack)
 }
