@@ -4,8 +4,8 @@
 # type) and line errors. Three runs: thresholds chosen for line F1 (cv.{txt,json},
 # cv-pages.csv) and for the fewest misclassified lines
 # (cv-accuracy.{txt,json}, cv-accuracy-pages.csv); then the built-in model's recipe, a
-# page-level two-stage model with per-site weights and signature inputs (cv-default.{txt,json},
-# cv-default-pages.csv). All in target/training/.
+# page-level two-stage model with per-site weights, signature inputs and a distilled second
+# stage (cv-default.{txt,json}, cv-default-pages.csv). All in target/training/.
 # Usage: training/cv.sh   (CORPUS=DIR to point at the pages; default ../shared/data/wcxb-dev)
 source "$(dirname "$0")/common.sh"
 "$MAINLINE" eval --lines "$DATA" --corpus "$CORPUS" --folds 5 --seed 42 \
@@ -20,6 +20,7 @@ source "$(dirname "$0")/common.sh"
   | tee "$WORK/cv-accuracy.txt"
 "$MAINLINE" eval --lines "$DATA" --corpus "$CORPUS" --folds 5 --seed 42 \
   --threshold-objective accuracy --stack-features base --site-lines 1000 \
+  --stack-ensemble 8 --stack-distill \
   --repeats \
   --recipe threshold --recipe mlp/full/1/page8 \
   --json "$WORK/cv-default.json" --per-page "$WORK/cv-default-pages.csv" \
