@@ -328,6 +328,9 @@ pub struct RecipeResult {
     pub pages: Vec<PageResult>,
     /// Line decisions against the labels, over all held-out lines.
     pub lines: Confusion,
+    /// Each line's held-out decision (keep or not), in the rows' order.
+    #[serde(skip)]
+    pub keep: Vec<bool>,
 }
 
 impl RecipeResult {
@@ -524,6 +527,7 @@ pub fn cross_validate(
             recipe: recipe.to_string(),
             pages,
             lines,
+            keep,
         });
     }
     Ok(results)

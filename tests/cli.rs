@@ -578,6 +578,57 @@ fn eval_scores_methods_on_a_folder_of_pages_with_gold_text() {
 }
 
 #[test]
+fn cross_validation_writes_every_lines_decision() {
+    let dir = scratch();
+    let per_line = dir.path().join("lines.csv");
+    let json = dir.path().join("cv.json");
+    let csv = concat!(env!("CARGO_MANIFEST_DIR"), "/data/train/paths.csv");
+    mainline()
+        .args([
+            "eval",
+            "--lines",
+            csv,
+            "--folds",
+            "2",
+            "--recipe",
+            "threshold",
+        ])
+        .args(["--recipe", "logistic/density+ln_text_bytes/0"])
+        .args(["--per-line", per_line.to_str().unwrap()])
+        .args(["--json", json.to_str().unwrap()])
+        .assert()
+        .success();
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let mut reader = csv::Reader::from_path(&per_line).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+    let labelled = std::fs::read_to_string(csv).unwrap().lines().count() - 1;
+    assert_eq!(rows.len(), 2 * labelled);
+    for method in report["cross_validation_lines"].as_array().unwrap() {
+        let name = method["method"].as_str().unwrap();
+        let lines = &method["lines"];
+        let count = |label: &str, keep: &str| {
+            rows.iter()
+                .filter(|r| &r[0] == name && &r[4] == label && &r[5] == keep)
+                .count() as u64
+        };
+        assert_eq!(count("0", "1"), lines["fp"].as_u64().unwrap(), "{name}");
+        assert_eq!(count("1", "0"), lines["fn_"].as_u64().unwrap(), "{name}");
+        assert_eq!(count("1", "1"), lines["tp"].as_u64().unwrap(), "{name}");
+    }
+    let second: Vec<&str> = rows[1].iter().skip(1).take(5).collect();
+    assert_eq!(second, ["site0-page0", "site0.example", "1", "0", "0"]);
+    assert_eq!(&rows[1][8], "Menu");
+    // Outside cross-validation there are no held-out decisions to write.
+    mainline()
+        .args(["eval", "--corpus", sample("").to_str().unwrap()])
+        .args(["--per-line", per_line.to_str().unwrap()])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("--per-line"));
+}
+
+#[test]
 fn every_subcommand_explains_its_options_and_filter_states_its_limits() {
     for sub in ["filter", "lines", "label", "train", "eval", "plot"] {
         mainline()

@@ -136,6 +136,12 @@ pub struct Args {
     /// look at the worst pages.
     #[arg(long, value_name = "FILE.csv")]
     per_page: Option<PathBuf>,
+
+    /// Cross-validation: write every line's held-out decision to FILE as CSV (method, doc,
+    /// group, line index in the page, label, keep, heading level, text bytes and the text),
+    /// to look at the lines a recipe gets wrong.
+    #[arg(long, value_name = "FILE.csv")]
+    per_line: Option<PathBuf>,
 }
 
 /// Page scores of one method.
@@ -169,6 +175,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut report = serde_json::Map::new();
     let mut all_pages: Vec<MethodPages> = Vec::new();
     let cv_mode = args.seed_table || !args.recipes.is_empty();
+    if args.per_line.is_some() && !cv_mode {
+        bail!("--per-line writes cross-validation decisions: give --recipe R (and --lines)");
+    }
     if cv_mode {
         let Some(lines) = &args.lines else {
             bail!(
@@ -209,6 +218,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let results = cv::cross_validate(&data, &recipes, &options, &mut |m| {
             eprintln!("[{:>6.1}s] {m}", started.elapsed().as_secs_f64())
         })?;
+        if let Some(path) = &args.per_line {
+            write_per_line(path, &data, &results)?;
+        }
         let line_results: Vec<MethodLines> = results
             .iter()
             .map(|r| MethodLines {
@@ -714,6 +726,48 @@ fn write_per_page(path: &Path, methods: &[MethodPages]) -> Result<()> {
                 &p.lines.map_or(String::new(), |l| l.0.to_string()),
                 &p.lines.map_or(String::new(), |l| l.1.to_string()),
             ])?;
+        }
+    }
+    w.flush()?;
+    w.into_inner()
+        .map_err(|e| anyhow::anyhow!("{e}"))?
+        .flush()
+        .with_context(|| format!("writing {}", path.display()))
+}
+
+/// Every line's held-out decision under each recipe, with its label and text.
+fn write_per_line(path: &Path, data: &CvData, results: &[cv::RecipeResult]) -> Result<()> {
+    let file = fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    let mut w = csv::Writer::from_writer(std::io::BufWriter::new(file));
+    w.write_record([
+        "method",
+        "doc",
+        "group",
+        "line",
+        "label",
+        "keep",
+        "heading_level",
+        "text_bytes",
+        "text",
+    ])?;
+    let heading = data.data.feature_index("heading_level");
+    let flag = |b: bool| if b { "1" } else { "0" };
+    for r in results {
+        for page in &data.pages {
+            for (i, row) in page.rows.clone().enumerate() {
+                let text = data.texts[row].as_str();
+                w.write_record([
+                    r.recipe.as_str(),
+                    page.doc.as_str(),
+                    page.group.as_str(),
+                    &i.to_string(),
+                    flag(data.data.y[row]),
+                    flag(r.keep[row]),
+                    &heading.map_or(String::new(), |c| data.data.x[[row, c]].to_string()),
+                    &text.len().to_string(),
+                    text,
+                ])?;
+            }
         }
     }
     w.flush()?;
