@@ -354,51 +354,62 @@ fn a_stage_with_signature_inputs_needs_the_signatures() {
     assert_eq!(train::read_signatures(&paths_csv()).unwrap(), None);
 }
 
-#[test]
-fn an_ensemble_of_second_stages_ships_as_one_wider_mlp() {
+/// A page stage trained on the paths data with `stack_params`, after a save and load, and
+/// the width of its second stage's hidden layer.
+fn trained_second_stage(stack_params: &StackParams) -> (Model, usize) {
     let (data, inputs) = paths_data();
-    let (params, mut stack_params) = small_params();
-    stack_params.ensemble = 2;
+    let (params, _) = small_params();
     let rows: Vec<usize> = (0..data.len()).collect();
     let (model, _) =
-        train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |_| {}).unwrap();
-    let s2 = model.stack.as_ref().unwrap();
-    let mainline::model::ModelKind::Mlp { layers } = &s2.kind else {
+        train::train_stacked(&data, &inputs, &rows, &params, stack_params, &mut |_| {}).unwrap();
+    let mainline::model::ModelKind::Mlp { layers } = &model.stack.as_ref().unwrap().kind else {
         panic!("an MLP second stage")
     };
-    assert_eq!(layers[0].outputs(), 2 * stack_params.hidden[0]);
+    let width = layers[0].outputs();
+    let loaded = Model::from_json(&model.to_json()).unwrap();
+    assert_eq!(loaded, model);
+    (loaded, width)
+}
+
+/// The error of training a page stage on the paths data with `stack_params`.
+fn refusal(stack_params: &StackParams) -> String {
+    let (data, inputs) = paths_data();
+    let (params, _) = small_params();
+    let rows: Vec<usize> = (0..data.len()).collect();
+    train::train_stacked(&data, &inputs, &rows, &params, stack_params, &mut |_| {})
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn an_ensemble_of_second_stages_ships_as_one_wider_mlp() {
+    let (_, mut stack_params) = small_params();
+    stack_params.ensemble = 2;
+    let (model, width) = trained_second_stage(&stack_params);
+    assert_eq!(width, 2 * stack_params.hidden[0]);
     assert_eq!(model.provenance.params["stack"]["ensemble"], 2);
-    assert_eq!(Model::from_json(&model.to_json()).unwrap(), model);
     // Deeper second stages cannot be merged: refused before training.
     stack_params.hidden = vec![4, 4];
-    let err = train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |_| {})
-        .unwrap_err()
-        .to_string();
+    let err = refusal(&stack_params);
     assert!(err.contains("one hidden layer"), "{err}");
 }
 
 #[test]
 fn a_distilled_ensemble_ships_as_one_second_stage() {
-    let (data, inputs) = paths_data();
-    let (params, mut stack_params) = small_params();
+    let (_, mut stack_params) = small_params();
     stack_params.ensemble = 3;
     stack_params.distill = true;
-    let rows: Vec<usize> = (0..data.len()).collect();
-    let (model, _) =
-        train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |_| {}).unwrap();
-    let s2 = model.stack.as_ref().unwrap();
-    let mainline::model::ModelKind::Mlp { layers } = &s2.kind else {
-        panic!("an MLP second stage")
-    };
-    assert_eq!(layers[0].outputs(), stack_params.hidden[0]);
+    let (model, width) = trained_second_stage(&stack_params);
+    assert_eq!(width, stack_params.hidden[0]);
     assert_eq!(model.provenance.params["stack"]["distill"], true);
-    assert_eq!(Model::from_json(&model.to_json()).unwrap(), model);
-    let decided = train::decide_stacked(&model, &data, &inputs, &rows);
-    assert_eq!(decided.len(), rows.len());
+    let (data, inputs) = paths_data();
+    let rows: Vec<usize> = (0..data.len()).collect();
+    assert_eq!(
+        decide_stacked(&model, &data, &inputs, &rows).len(),
+        rows.len()
+    );
     // Nothing to distil from a single second stage: refused before training.
     stack_params.ensemble = 1;
-    let err = train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |_| {})
-        .unwrap_err()
-        .to_string();
+    let err = refusal(&stack_params);
     assert!(err.contains("--stack-ensemble of 2"), "{err}");
 }

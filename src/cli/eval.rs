@@ -700,9 +700,7 @@ fn page_summary(methods: &[MethodPages], resamples: usize, seed: u64) -> serde_j
 }
 
 fn write_per_page(path: &Path, methods: &[MethodPages]) -> Result<()> {
-    let file = fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    let mut w = csv::Writer::from_writer(std::io::BufWriter::new(file));
-    w.write_record([
+    let header = [
         "doc",
         "group",
         "page_type",
@@ -712,34 +710,30 @@ fn write_per_page(path: &Path, methods: &[MethodPages]) -> Result<()> {
         "f1",
         "lines",
         "line_errors",
-    ])?;
-    for m in methods {
-        for p in &m.pages {
-            w.write_record([
-                p.doc.as_str(),
-                p.group.as_str(),
-                p.page_type.as_deref().unwrap_or(""),
-                m.method.as_str(),
-                &format!("{:.4}", p.scores.precision),
-                &format!("{:.4}", p.scores.recall),
-                &format!("{:.4}", p.scores.f1),
-                &p.lines.map_or(String::new(), |l| l.0.to_string()),
-                &p.lines.map_or(String::new(), |l| l.1.to_string()),
-            ])?;
+    ];
+    write_csv(path, &header, |w| {
+        for m in methods {
+            for p in &m.pages {
+                w.write_record([
+                    p.doc.as_str(),
+                    p.group.as_str(),
+                    p.page_type.as_deref().unwrap_or(""),
+                    m.method.as_str(),
+                    &format!("{:.4}", p.scores.precision),
+                    &format!("{:.4}", p.scores.recall),
+                    &format!("{:.4}", p.scores.f1),
+                    &p.lines.map_or(String::new(), |l| l.0.to_string()),
+                    &p.lines.map_or(String::new(), |l| l.1.to_string()),
+                ])?;
+            }
         }
-    }
-    w.flush()?;
-    w.into_inner()
-        .map_err(|e| anyhow::anyhow!("{e}"))?
-        .flush()
-        .with_context(|| format!("writing {}", path.display()))
+        Ok(())
+    })
 }
 
 /// Every line's held-out decision under each recipe, with its label and text.
 fn write_per_line(path: &Path, data: &CvData, results: &[cv::RecipeResult]) -> Result<()> {
-    let file = fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    let mut w = csv::Writer::from_writer(std::io::BufWriter::new(file));
-    w.write_record([
+    let header = [
         "method",
         "doc",
         "group",
@@ -749,27 +743,42 @@ fn write_per_line(path: &Path, data: &CvData, results: &[cv::RecipeResult]) -> R
         "heading_level",
         "text_bytes",
         "text",
-    ])?;
+    ];
     let heading = data.data.feature_index("heading_level");
     let flag = |b: bool| if b { "1" } else { "0" };
-    for r in results {
-        for page in &data.pages {
-            for (i, row) in page.rows.clone().enumerate() {
-                let text = data.texts[row].as_str();
-                w.write_record([
-                    r.recipe.as_str(),
-                    page.doc.as_str(),
-                    page.group.as_str(),
-                    &i.to_string(),
-                    flag(data.data.y[row]),
-                    flag(r.keep[row]),
-                    &heading.map_or(String::new(), |c| data.data.x[[row, c]].to_string()),
-                    &text.len().to_string(),
-                    text,
-                ])?;
+    write_csv(path, &header, |w| {
+        for r in results {
+            for page in &data.pages {
+                for (i, row) in page.rows.clone().enumerate() {
+                    let text = data.texts[row].as_str();
+                    w.write_record([
+                        r.recipe.as_str(),
+                        page.doc.as_str(),
+                        page.group.as_str(),
+                        &i.to_string(),
+                        flag(data.data.y[row]),
+                        flag(r.keep[row]),
+                        &heading.map_or(String::new(), |c| data.data.x[[row, c]].to_string()),
+                        &text.len().to_string(),
+                        text,
+                    ])?;
+                }
             }
         }
-    }
+        Ok(())
+    })
+}
+
+/// Writes a CSV file: the header, then what `rows` writes.
+fn write_csv(
+    path: &Path,
+    header: &[&str],
+    rows: impl FnOnce(&mut csv::Writer<std::io::BufWriter<fs::File>>) -> Result<()>,
+) -> Result<()> {
+    let file = fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    let mut w = csv::Writer::from_writer(std::io::BufWriter::new(file));
+    w.write_record(header)?;
+    rows(&mut w)?;
     w.flush()?;
     w.into_inner()
         .map_err(|e| anyhow::anyhow!("{e}"))?
@@ -777,7 +786,6 @@ fn write_per_line(path: &Path, data: &CvData, results: &[cv::RecipeResult]) -> R
         .with_context(|| format!("writing {}", path.display()))
 }
 
-/// The first-stage features a second stage copies: `few` or `base`.
 /// The options of a second stage, shared by `train --stack` and `eval`'s two-stage recipes.
 #[derive(Debug, clap::Args)]
 pub(crate) struct StackArgs {
@@ -844,6 +852,7 @@ impl StackArgs {
     }
 }
 
+/// The first-stage features a second stage copies: `few` or `base`.
 pub(crate) fn stack_base(name: &str) -> Result<Vec<String>> {
     Ok(match name {
         "few" => mainline::stack::BASE_INPUTS
