@@ -212,82 +212,135 @@ impl BlockRows {
 }
 
 /// The [`window_names`] inputs of every line of a block whose scores are all known, written
-/// to the start of each `width`-long row of `out`: bit for bit what a [`Window`] run over
-/// the block gives, without holding the lines in it.
+/// to the start of each `width`-long row of `out`: what a [`Window`] run over the block
+/// gives ([`window_values`]), without holding the lines in it.
 fn window_rows(k: usize, scores: &[f32], weights: &[f32], out: &mut [f32], width: usize) {
     let n = scores.len();
     let ws = windows(k);
     let n_window = window_len(k);
-    let kf = k.max(1) as f32;
-    let (mut sum, mut decayed) = (0.0_f64, [0.5_f32; DECAYS.len()]);
-    // NOTE: the lines before a line are read from its slice backwards (nearest first, as
-    // the window holds them), those after it forwards.
+    let line = |j: usize| (scores[j], weights[j].max(0.0));
+    let mut past = Past::new();
     for (i, row) in out.chunks_exact_mut(width).enumerate() {
-        let row = &mut row[..n_window];
-        let s = scores[i];
-        let (n_before, n_after) = (i.min(k), (n - 1 - i).min(k));
-        let before = &scores[i - n_before..i];
-        let after = &scores[i + 1..i + 1 + n_after];
-        row[0] = s;
-        let (prev, next) = row[1..1 + 2 * k].split_at_mut(k);
-        prev.fill(0.0);
-        next.fill(0.0);
-        for (r, &v) in prev.iter_mut().zip(before.iter().rev()) {
-            *r = v;
+        // The lines around, nearest first, on the stack.
+        let mut before = [(0.0_f32, 0.0_f32); MAX_LOOKAHEAD];
+        let n_before = i.min(k);
+        for (d, b) in before[..n_before].iter_mut().enumerate() {
+            *b = line(i - 1 - d);
         }
-        for (r, &v) in next.iter_mut().zip(after) {
-            *r = v;
+        let mut after = [(0.0_f32, 0.0_f32); MAX_LOOKAHEAD];
+        let n_after = (n - 1 - i).min(k);
+        for (d, a) in after[..n_after].iter_mut().enumerate() {
+            *a = line(i + 1 + d);
         }
-        let mut at = 1 + 2 * k;
-        for &w in &ws {
-            let (nb, na) = (w.min(n_before), w.min(n_after));
-            let (mut total, mut max, mut min) = (s, s, s);
-            for &v in before[n_before - nb..].iter().rev().chain(&after[..na]) {
-                total += v;
-                max = max.max(v);
-                min = min.min(v);
-            }
-            row[at] = total / (1 + nb + na) as f32;
-            row[at + 1] = max;
-            row[at + 2] = min;
-            at += 3;
-        }
-        let mean = |v: &mut dyn Iterator<Item = &f32>, len: usize| {
-            if len == 0 {
-                return 0.0;
-            }
-            let mut total = 0.0_f32;
-            for &x in v {
-                total += x;
-            }
-            total / len as f32
-        };
-        row[at] = mean(&mut before.iter().rev(), n_before);
-        row[at + 1] = mean(&mut after.iter(), n_after);
-        let wb = &weights[i - n_before..i];
-        let wa = &weights[i + 1..i + 1 + n_after];
-        let (mut wsum, mut wt) = (0.0_f32, 0.0_f32);
-        for (&v, &w) in std::iter::once((&s, &weights[i]))
-            .chain(before.iter().rev().zip(wb.iter().rev()))
-            .chain(after.iter().zip(wa))
-        {
-            let w = w.max(0.0);
-            wsum += v * w;
-            wt += w;
-        }
-        row[at + 2] = if wt > 0.0 { wsum / wt } else { s };
-        row[at + 3] = n_before as f32 / kf;
-        row[at + 4] = n_after as f32 / kf;
-        row[at + 5] = if i == 0 { 0.5 } else { (sum / i as f64) as f32 };
-        at += 6;
-        row[at..at + DECAYS.len()].copy_from_slice(&decayed);
-        row[at + DECAYS.len()] = ((i + 1) as f64).ln() as f32;
+        window_values(
+            k,
+            &ws,
+            line(i),
+            &before[..n_before],
+            &after[..n_after],
+            &past,
+            &mut row[..n_window],
+        );
+        past.add(scores[i]);
+    }
+}
 
-        sum += f64::from(s);
-        for (d, a) in decayed.iter_mut().zip(DECAYS) {
-            *d += a * (s - *d);
+/// Running aggregates of the scores of the lines before a line: their count, sum and
+/// decayed means.
+#[derive(Debug, Clone)]
+struct Past {
+    lines: u64,
+    sum: f64,
+    decayed: [f32; DECAYS.len()],
+}
+
+impl Past {
+    fn new() -> Past {
+        Past {
+            lines: 0,
+            sum: 0.0,
+            decayed: [0.5; DECAYS.len()],
         }
     }
+
+    /// Folds in the next line's score.
+    fn add(&mut self, score: f32) {
+        self.lines += 1;
+        self.sum += f64::from(score);
+        for (d, a) in self.decayed.iter_mut().zip(DECAYS) {
+            *d += a * (score - *d);
+        }
+    }
+}
+
+/// The [`window_names`] inputs of one line, written to `row` ([`window_len`] values), from
+/// its own `(score, weight)`, those of the lines `before` and `after` it (nearest first, at
+/// most `k` each, weights clipped at 0), the window widths `ws` ([`windows`]) and the
+/// aggregates of every line before it. The order of the sums is part of the values: the
+/// line, then the lines before it, then those after, nearest first.
+fn window_values(
+    k: usize,
+    ws: &[usize],
+    own: (f32, f32),
+    before: &[(f32, f32)],
+    after: &[(f32, f32)],
+    past: &Past,
+    row: &mut [f32],
+) {
+    let s = own.0;
+    row[0] = s;
+    let (prev, next) = row[1..1 + 2 * k].split_at_mut(k);
+    prev.fill(0.0);
+    next.fill(0.0);
+    for (r, b) in prev.iter_mut().zip(before) {
+        *r = b.0;
+    }
+    for (r, a) in next.iter_mut().zip(after) {
+        *r = a.0;
+    }
+    let mut at = 1 + 2 * k;
+    for &w in ws {
+        let (b, a) = (&before[..w.min(before.len())], &after[..w.min(after.len())]);
+        let (mut total, mut max, mut min) = (s, s, s);
+        for &(v, _) in b.iter().chain(a) {
+            total += v;
+            max = max.max(v);
+            min = min.min(v);
+        }
+        row[at] = total / (1 + b.len() + a.len()) as f32;
+        row[at + 1] = max;
+        row[at + 2] = min;
+        at += 3;
+    }
+    let mean = |v: &[(f32, f32)]| {
+        if v.is_empty() {
+            return 0.0;
+        }
+        let mut total = 0.0_f32;
+        for &(x, _) in v {
+            total += x;
+        }
+        total / v.len() as f32
+    };
+    row[at] = mean(before);
+    row[at + 1] = mean(after);
+    let (mut wsum, mut wt) = (0.0_f32, 0.0_f32);
+    for &(v, w) in std::iter::once(&own).chain(before).chain(after) {
+        wsum += v * w;
+        wt += w;
+    }
+    row[at + 2] = if wt > 0.0 { wsum / wt } else { s };
+    let kf = k.max(1) as f32;
+    row[at + 3] = before.len() as f32 / kf;
+    row[at + 4] = after.len() as f32 / kf;
+    row[at + 5] = if past.lines == 0 {
+        0.5
+    } else {
+        (past.sum / past.lines as f64) as f32
+    };
+    at += 6;
+    row[at..at + DECAYS.len()].copy_from_slice(&past.decayed);
+    row[at + DECAYS.len()] = ((past.lines + 1) as f64).ln() as f32;
 }
 
 fn windows(k: usize) -> Vec<usize> {
@@ -323,9 +376,8 @@ pub struct Window<T> {
     /// Scores and text weights of the last emitted lines, most recent last.
     past: VecDeque<(f32, f32)>,
     ready: VecDeque<(T, Vec<f32>)>,
-    emitted: u64,
-    sum: f64,
-    decayed: [f32; DECAYS.len()],
+    /// The lines emitted so far.
+    emitted: Past,
     ended: bool,
 }
 
@@ -346,9 +398,7 @@ impl<T> Window<T> {
             pending: VecDeque::with_capacity(lookahead + 2),
             past: VecDeque::with_capacity(lookahead + 1),
             ready: VecDeque::new(),
-            emitted: 0,
-            sum: 0.0,
-            decayed: [0.5; DECAYS.len()],
+            emitted: Past::new(),
             ended: false,
         }
     }
@@ -404,63 +454,22 @@ impl<T> Window<T> {
             n_before += 1;
         }
         let before = &before_buf[..n_before];
-        let mut row = Vec::with_capacity(self.width + slot.base.len());
-        row.push(slot.score);
-        for d in 0..k {
-            row.push(before.get(d).map_or(0.0, |b| b.0));
-        }
-        for d in 0..k {
-            row.push(after.get(d).map_or(0.0, |a| a.0));
-        }
-        // Scores within distance w, self included: the line, then the lines before it,
-        // then those after, nearest first (the order of the sums is part of the scores).
-        for &w in &self.windows {
-            let (mut sum, mut max, mut min) = (slot.score, slot.score, slot.score);
-            let (b, a) = (&before[..w.min(n_before)], &after[..w.min(n_after)]);
-            for &(s, _) in b.iter().chain(a) {
-                sum += s;
-                max = max.max(s);
-                min = min.min(s);
-            }
-            row.extend([sum / (1 + b.len() + a.len()) as f32, max, min]);
-        }
-        let mean = |v: &[(f32, f32)]| {
-            if v.is_empty() {
-                return 0.0;
-            }
-            let mut sum = 0.0_f32;
-            for &(s, _) in v {
-                sum += s;
-            }
-            sum / v.len() as f32
-        };
-        row.push(mean(before));
-        row.push(mean(after));
         let own = (slot.score, slot.weight);
-        let (mut ws, mut wt) = (0.0_f32, 0.0_f32);
-        for &(s, w) in std::iter::once(&own).chain(before).chain(after) {
-            ws += s * w;
-            wt += w;
-        }
-        row.push(if wt > 0.0 { ws / wt } else { slot.score });
-        let kf = k.max(1) as f32;
-        row.push(n_before as f32 / kf);
-        row.push(after.len() as f32 / kf);
-        row.push(if self.emitted == 0 {
-            0.5
-        } else {
-            (self.sum / self.emitted as f64) as f32
-        });
-        row.extend(self.decayed);
-        row.push(((self.emitted + 1) as f64).ln() as f32);
+        let mut row = Vec::with_capacity(self.width + slot.base.len());
+        row.resize(self.width, 0.0);
+        window_values(
+            k,
+            &self.windows,
+            own,
+            before,
+            after,
+            &self.emitted,
+            &mut row,
+        );
         row.extend_from_slice(&slot.base);
 
         // Fold the line into the aggregates of the lines before the next one.
-        self.emitted += 1;
-        self.sum += f64::from(slot.score);
-        for (d, a) in self.decayed.iter_mut().zip(DECAYS) {
-            *d += a * (slot.score - *d);
-        }
+        self.emitted.add(slot.score);
         if k > 0 {
             if self.past.len() == k {
                 self.past.pop_front();
