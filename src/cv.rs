@@ -331,6 +331,14 @@ pub struct RecipeResult {
     /// Each line's held-out decision (keep or not), in the rows' order.
     #[serde(skip)]
     pub keep: Vec<bool>,
+    /// Each line's held-out score and the threshold it was compared with, in the rows'
+    /// order: the density and the fixed value for a threshold recipe, otherwise the
+    /// deciding model's score (kept when it is at least the threshold).
+    #[serde(skip)]
+    pub scores: Vec<(f32, f32)>,
+    /// The fold that held each line out, in the rows' order.
+    #[serde(skip)]
+    pub folds: Vec<usize>,
 }
 
 impl RecipeResult {
@@ -398,10 +406,13 @@ pub fn cross_validate(
             })
             .collect::<Result<_>>()?;
         let mut keep = vec![false; cv.data.len()];
+        let mut scores = vec![(0.0f32, 0.0f32); cv.data.len()];
         match recipe {
             Recipe::Threshold(t) => {
                 for (r, k) in keep.iter_mut().enumerate() {
-                    *k = cv.data.x[[r, idx[0]]] > *t;
+                    let density = cv.data.x[[r, idx[0]]];
+                    *k = density > *t;
+                    scores[r] = (density, *t);
                 }
             }
             Recipe::Trained {
@@ -460,9 +471,10 @@ pub fn cross_validate(
                             &stack_params,
                             &mut |m| progress(&format!("{recipe}: fold {}: {m}", fold + 1)),
                         )?;
-                        let decided = train::decide_stacked(&m, &sub, base, &test);
-                        for (&r, k) in test.iter().zip(decided) {
-                            keep[r] = k;
+                        let decided = train::score_stacked(&m, &sub, base, &test);
+                        for (&r, (score, threshold)) in test.iter().zip(decided) {
+                            keep[r] = score >= threshold;
+                            scores[r] = (score, threshold);
                         }
                         continue;
                     }
@@ -481,7 +493,9 @@ pub fn cross_validate(
                     for &r in &test {
                         row.clear();
                         row.extend(sub.x.row(r).iter().copied());
-                        keep[r] = m.keep(&row);
+                        let score = m.score(&row);
+                        keep[r] = score >= m.threshold;
+                        scores[r] = (score, m.threshold);
                     }
                     progress(&format!(
                         "{recipe}: fold {}/{}: {} epochs, validation line F1 {:.3}",
@@ -528,6 +542,8 @@ pub fn cross_validate(
             pages,
             lines,
             keep,
+            scores,
+            folds: row_fold.clone(),
         });
     }
     Ok(results)

@@ -609,16 +609,29 @@ fn cross_validation_writes_every_lines_decision() {
         let lines = &method["lines"];
         let count = |label: &str, keep: &str| {
             rows.iter()
-                .filter(|r| &r[0] == name && &r[4] == label && &r[5] == keep)
+                .filter(|r| &r[0] == name && &r[5] == label && &r[6] == keep)
                 .count() as u64
         };
         assert_eq!(count("0", "1"), lines["fp"].as_u64().unwrap(), "{name}");
         assert_eq!(count("1", "0"), lines["fn_"].as_u64().unwrap(), "{name}");
         assert_eq!(count("1", "1"), lines["tp"].as_u64().unwrap(), "{name}");
     }
-    let second: Vec<&str> = rows[1].iter().skip(1).take(5).collect();
-    assert_eq!(second, ["site0-page0", "site0.example", "1", "0", "0"]);
-    assert_eq!(&rows[1][8], "Menu");
+    for r in &rows {
+        // Each decision is its score against its threshold: the fixed rule keeps a density
+        // above the value, a model a score at or above its threshold.
+        let (score, threshold): (f32, f32) = (r[7].parse().unwrap(), r[8].parse().unwrap());
+        let kept = if &r[0] == "threshold 0.5" {
+            score > threshold
+        } else {
+            score >= threshold
+        };
+        assert_eq!(&r[6] == "1", kept, "{r:?}");
+        assert!(&r[3] == "1" || &r[3] == "2", "fold {}", &r[3]);
+    }
+    let second: Vec<&str> = rows[1].iter().skip(1).take(6).collect();
+    assert_eq!(second[..2], ["site0-page0", "site0.example"]);
+    assert_eq!(second[3..], ["1", "0", "0"]);
+    assert_eq!(&rows[1][11], "Menu");
     // Outside cross-validation there are no held-out decisions to write.
     mainline()
         .args(["eval", "--corpus", sample("").to_str().unwrap()])

@@ -3,7 +3,9 @@
 # by site, SEED=42 by default) with every held-out line's decision written to
 # target/training/cv-default-lines.csv (`mainline eval --per-line`), then counts the
 # misclassified lines between each page's first and last content line and outside it,
-# before the page's first <h1>, and on short lines.
+# before the page's first <h1>, and on short lines; then how many errors better thresholds
+# would leave: the best one per fold and the best one per page, both chosen on the held-out
+# lines themselves (bounds, not recipes).
 # Usage: training/errors.sh   (CORPUS=DIR, SEED=N)
 source "$(dirname "$0")/common.sh"
 LINES="$WORK/cv-default-lines.csv"
@@ -11,14 +13,15 @@ LINES="$WORK/cv-default-lines.csv"
   --threshold-objective accuracy --stack-features base --site-lines 1000 \
   --repeats --stack-ensemble 8 --stack-distill \
   --recipe mlp/full/1/page8 --per-line "$LINES"
-# Columns: method, doc, group, line, label, keep, heading_level, text_bytes, text (last, so
-# splitting at commas leaves the first eight intact).
+# Columns: method, doc, group, fold, line, label, keep, score, threshold, heading_level,
+# text_bytes, text (last, so splitting at commas leaves the first eleven intact).
 awk -F, '
 NR == 1 { next }
 {
-  n++; doc[n] = $2; line[n] = $4 + 0; label[n] = $5 + 0; keep[n] = $6 + 0; bytes[n] = $8 + 0
+  n++; doc[n] = $2; line[n] = $5 + 0; label[n] = $6 + 0; keep[n] = $7 + 0; bytes[n] = $11 + 0
+  fold[n] = $4; margin[n] = $8 - $9
   if (label[n] == 1) { if (!($2 in first)) first[$2] = line[n]; last[$2] = line[n] }
-  if ($7 + 0 == 1 && !($2 in h1)) h1[$2] = line[n]
+  if ($10 + 0 == 1 && !($2 in h1)) h1[$2] = line[n]
 }
 END {
   for (r = 1; r <= n; r++) {
@@ -34,4 +37,21 @@ END {
   printf "outside it: %d false positives; on pages without content lines: %d\n", out_fp, none
   printf "before the page'\''s first <h1>: %d lines (%d content), %d misclassified\n", before, before_content, before_wrong
   printf "lines of under 50 bytes of text: %.1f%% of the lines, %.1f%% of the errors\n", 100 * short / n, 100 * short_wrong / errors
+  # Each line is kept when its score minus its threshold is at least d; d = 0 is the
+  # recipe. The best d per fold and per page, from -0.5 to 0.5 in steps of 0.01.
+  for (r = 1; r <= n; r++)
+    for (k = 0; k <= 100; k++) {
+      wrong = ((margin[r] >= (k - 50) / 100) != label[r])
+      by_fold[fold[r], k] += wrong; by_page[doc[r], k] += wrong
+    }
+  for (r = 1; r <= n; r++) {
+    if (!(fold[r] in seen_fold)) { seen_fold[fold[r]] = 1; best_folds += best(by_fold, fold[r]) }
+    if (!(doc[r] in seen_page)) { seen_page[doc[r]] = 1; best_pages += best(by_page, doc[r]) }
+  }
+  printf "with the best threshold of each fold: %d misclassified; of each page: %d\n", best_folds, best_pages
+}
+function best(errors, key,   k, b) {
+  b = errors[key, 50]
+  for (k = 0; k <= 100; k++) if (errors[key, k] < b) b = errors[key, k]
+  return b
 }' "$LINES"

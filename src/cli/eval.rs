@@ -138,8 +138,9 @@ pub struct Args {
     per_page: Option<PathBuf>,
 
     /// Cross-validation: write every line's held-out decision to FILE as CSV (method, doc,
-    /// group, line index in the page, label, keep, heading level, text bytes and the text),
-    /// to look at the lines a recipe gets wrong.
+    /// group, the fold that held it out, line index in the page, label, keep, the score
+    /// and the threshold it was compared with, heading level, text bytes and the text), to
+    /// look at the lines a recipe gets wrong or at other thresholds.
     #[arg(long, value_name = "FILE.csv")]
     per_line: Option<PathBuf>,
 }
@@ -737,9 +738,12 @@ fn write_per_line(path: &Path, data: &CvData, results: &[cv::RecipeResult]) -> R
         "method",
         "doc",
         "group",
+        "fold",
         "line",
         "label",
         "keep",
+        "score",
+        "threshold",
         "heading_level",
         "text_bytes",
         "text",
@@ -751,13 +755,17 @@ fn write_per_line(path: &Path, data: &CvData, results: &[cv::RecipeResult]) -> R
             for page in &data.pages {
                 for (i, row) in page.rows.clone().enumerate() {
                     let text = data.texts[row].as_str();
+                    let (score, threshold) = r.scores[row];
                     w.write_record([
                         r.recipe.as_str(),
                         page.doc.as_str(),
                         page.group.as_str(),
+                        &(r.folds[row] + 1).to_string(),
                         &i.to_string(),
                         flag(data.data.y[row]),
                         flag(r.keep[row]),
+                        &score.to_string(),
+                        &threshold.to_string(),
                         &heading.map_or(String::new(), |c| data.data.x[[row, c]].to_string()),
                         &text.len().to_string(),
                         text,

@@ -478,9 +478,24 @@ pub fn decide_stacked(
     inputs: &StageInputs,
     rows: &[usize],
 ) -> Vec<bool> {
+    score_stacked(model, data, inputs, rows)
+        .into_iter()
+        .map(|(score, threshold)| score >= threshold)
+        .collect()
+}
+
+/// The score that decides each of `rows` under a two-stage `model`, with the threshold it
+/// is compared with (kept when score ≥ threshold): the second stage's, or the first
+/// stage's for the lines of page blocks too short for the second stage.
+pub fn score_stacked(
+    model: &Model,
+    data: &Dataset,
+    inputs: &StageInputs,
+    rows: &[usize],
+) -> Vec<(f32, f32)> {
     let scores = stage1_scores(model, data, rows);
     let Some(s2) = &model.stack else {
-        return scores.iter().map(|&s| s >= model.threshold).collect();
+        return scores.iter().map(|&s| (s, model.threshold)).collect();
     };
     let x2 = stage2_rows(
         data,
@@ -492,23 +507,23 @@ pub fn decide_stacked(
         s2.repeats,
     );
     let mut row = Vec::with_capacity(x2.ncols());
-    let mut keep: Vec<bool> = (0..rows.len())
+    let mut decided: Vec<(f32, f32)> = (0..rows.len())
         .map(|i| {
             row.clear();
             row.extend(x2.row(i).iter().copied());
-            s2.score(&row) >= s2.threshold
+            (s2.score(&row), s2.threshold)
         })
         .collect();
     if s2.page {
         for block in page_blocks(data, inputs, rows) {
             if s2.first_stage_only(block.len()) {
                 for i in block {
-                    keep[i] = scores[i] >= model.threshold;
+                    decided[i] = (scores[i], model.threshold);
                 }
             }
         }
     }
-    keep
+    decided
 }
 
 fn distinct(groups: &[String]) -> usize {
