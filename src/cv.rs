@@ -112,7 +112,7 @@ impl FromStr for Recipe {
             Error::Other(format!(
                 "recipe {s:?} is not understood: write threshold, threshold=X, or \
                  MODEL/FEATURES/CONTEXT[/stackK|/pageK] such as logistic/seed/1, mlp/full/3 \
-                 or mlp/full/1/stack8 (MODEL: logistic or mlp; FEATURES: seed, full, or \
+                 or mlp/full/1/stack8 (MODEL: logistic, mlp or trees; FEATURES: seed, full, or \
                  attributes joined by +; stackK: a second stage on K lines each side; \
                  pageK: the same with page-level inputs)"
             ))

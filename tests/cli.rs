@@ -395,6 +395,39 @@ fn train_writes_a_model_that_filter_can_use() {
 }
 
 #[test]
+fn boosted_trees_train_and_filter_like_the_other_models() {
+    let dir = scratch();
+    let model = dir.path().join("trees.json");
+    mainline()
+        .args(["train", train_dir().join("separable.csv").to_str().unwrap()])
+        .args(["--model", "trees", "--features", "seed", "--context", "0"])
+        .args(["--trees", "20", "--depth", "2", "-o"])
+        .arg(&model)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("validation"));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    assert_eq!(json["kind"]["type"], "trees");
+    assert_eq!(json["provenance"]["params"]["depth"], 2);
+    let out = stdout_of(&[
+        "filter",
+        "--model",
+        model.to_str().unwrap(),
+        sample("table-layout.html").to_str().unwrap(),
+    ]);
+    assert!(out.contains("This page illustrates"), "{out}");
+    mainline()
+        .args(["train", train_dir().join("separable.csv").to_str().unwrap()])
+        .args(["--model", "trees", "--features", "seed", "--context", "0"])
+        .args(["--depth", "17", "-o"])
+        .arg(&model)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("depth must be between 1 and 16"));
+}
+
+#[test]
 fn a_model_expecting_other_features_is_rejected_with_their_names() {
     let dir = scratch();
     let model = dir.path().join("m.json");

@@ -88,6 +88,26 @@ fn the_mlp_learns_the_density_rule() {
     assert_eq!((layers[0].inputs(), layers[0].outputs()), (3, 8));
 }
 
+fn small_trees() -> TrainParams {
+    TrainParams::new(ModelType::Trees).trees(40).depth(3)
+}
+
+#[test]
+fn boosted_trees_learn_the_density_rule() {
+    let data = load_separable();
+    let (model, report) = train(&data, &small_trees(), &mut |_| {}).unwrap();
+    assert!(report.validation.accuracy >= 0.98, "{report:?}");
+    assert!(accuracy(&model, &data) >= 0.98);
+    let ModelKind::Trees { trees, .. } = &model.kind else {
+        panic!("expected trees")
+    };
+    assert_eq!(trees.len(), report.best_epoch);
+    assert!(trees.iter().all(|t| t.depth() == 3 && t.leaves.len() == 8));
+    // The first split of the first tree is the density, the feature that separates.
+    let density = data.feature_index("density").unwrap() as u32;
+    assert_eq!(trees[0].features[0], density);
+}
+
 #[test]
 fn logistic_scores_are_linfas_probability_of_content() {
     // Content is the minority here, so linfa's "positive" class is boilerplate.
@@ -125,7 +145,11 @@ fn logistic_scores_are_linfas_probability_of_content() {
 fn a_saved_and_loaded_model_scores_bit_for_bit_the_same() {
     let data = load_separable();
     let dir = tempfile::tempdir().unwrap();
-    for params in [TrainParams::new(ModelType::Logistic), small_mlp()] {
+    for params in [
+        TrainParams::new(ModelType::Logistic),
+        small_mlp(),
+        small_trees(),
+    ] {
         let (model, _) = train(&data, &params, &mut |_| {}).unwrap();
         let path = dir.path().join(format!("{}.json", params.model));
         model.save(&path).unwrap();
@@ -133,8 +157,10 @@ fn a_saved_and_loaded_model_scores_bit_for_bit_the_same() {
         assert_eq!(loaded, model);
         let before = model.score_batch(data.x.view());
         let after = loaded.score_batch(data.x.view());
-        for (a, b) in before.iter().zip(&after) {
+        for ((a, b), row) in before.iter().zip(&after).zip(data.x.outer_iter()) {
             assert_eq!(a.to_bits(), b.to_bits());
+            // Row by row and in batches, the same arithmetic.
+            assert_eq!(a.to_bits(), model.score(row.as_slice().unwrap()).to_bits());
         }
     }
 }
@@ -142,7 +168,11 @@ fn a_saved_and_loaded_model_scores_bit_for_bit_the_same() {
 #[test]
 fn training_twice_with_one_seed_gives_identical_files() {
     let data = load_separable();
-    for params in [TrainParams::new(ModelType::Logistic), small_mlp()] {
+    for params in [
+        TrainParams::new(ModelType::Logistic),
+        small_mlp(),
+        small_trees(),
+    ] {
         let (a, _) = train(&data, &params, &mut |_| {}).unwrap();
         let (b, _) = train(&data, &params, &mut |_| {}).unwrap();
         assert_eq!(a.to_json(), b.to_json(), "{}", params.model);

@@ -93,12 +93,25 @@ pub struct Args {
     #[arg(long, default_value_t = 40)]
     epochs: usize,
 
-    /// L2 penalty for cross-validation training.
+    /// Trees: most boosting rounds for cross-validation (training stops earlier once the
+    /// validation loss has not improved for 20 rounds; progress counts rounds as epochs).
+    #[arg(long, default_value_t = 300)]
+    trees: usize,
+
+    /// Trees: levels of each tree (2^depth leaves, 1–16).
+    #[arg(long, default_value_t = 6)]
+    depth: usize,
+
+    /// Trees: factor each new tree's leaf values are shrunk by (above 0, at most 1).
+    #[arg(long, default_value_t = 0.1)]
+    shrinkage: f64,
+
+    /// L2 penalty for cross-validation training (trees: on the leaf values).
     #[arg(long, default_value_t = 1e-4)]
     l2: f64,
 
-    /// MLP: weight a site's lines in the loss so that it counts as at most this many lines
-    /// (big sites otherwise dominate training).
+    /// MLP and trees: weight a site's lines in the loss so that it counts as at most this
+    /// many lines (big sites otherwise dominate training).
     #[arg(long, value_name = "N")]
     site_lines: Option<usize>,
 
@@ -207,6 +220,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             params: TrainParams::new(ModelType::Mlp)
                 .hidden(args.hidden.clone())
                 .epochs(args.epochs)
+                .trees(args.trees)
+                .depth(args.depth)
+                .shrinkage(args.shrinkage)
                 .l2(args.l2)
                 .site_lines(args.site_lines)
                 .learning_rate(args.learning_rate)
@@ -797,7 +813,7 @@ fn write_csv(
 /// The options of a second stage, shared by `train --stack` and `eval`'s two-stage recipes.
 #[derive(Debug, clap::Args)]
 pub(crate) struct StackArgs {
-    /// Two-stage models: the second-stage classifier, `logistic` or `mlp`.
+    /// Two-stage models: the second-stage classifier, `logistic`, `mlp` or `trees`.
     #[arg(long, default_value = "mlp", value_parser = super::train::parse_model)]
     stack_model: ModelType,
 

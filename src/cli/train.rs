@@ -47,7 +47,8 @@ pub struct Args {
     output: PathBuf,
 
     /// The classifier: `logistic` (the seed's single-layer perceptron, fitted by
-    /// linfa-logistic) or `mlp` (a multi-layer perceptron with 1–2 hidden layers).
+    /// linfa-logistic), `mlp` (a multi-layer perceptron with 1–2 hidden layers) or `trees`
+    /// (gradient-boosted oblivious decision trees).
     #[arg(long, default_value = "mlp", value_parser = parse_model)]
     model: ModelType,
 
@@ -85,7 +86,20 @@ pub struct Args {
     #[arg(long, default_value_t = 5)]
     patience: usize,
 
-    /// L2 penalty on the weights.
+    /// Trees: most boosting rounds, one tree each (training stops earlier once the
+    /// validation loss has not improved for 20 rounds; progress counts rounds as epochs).
+    #[arg(long, default_value_t = 300)]
+    trees: usize,
+
+    /// Trees: levels of each tree (2^depth leaves, 1–16).
+    #[arg(long, default_value_t = 6)]
+    depth: usize,
+
+    /// Trees: factor each new tree's leaf values are shrunk by (above 0, at most 1).
+    #[arg(long, default_value_t = 0.1)]
+    shrinkage: f64,
+
+    /// L2 penalty on the weights (trees: on the leaf values).
     #[arg(long, default_value_t = 1e-4)]
     l2: f64,
 
@@ -93,8 +107,8 @@ pub struct Args {
     #[arg(long)]
     balance_classes: bool,
 
-    /// MLP: weight a site's lines in the loss so that it counts as at most this many lines
-    /// (big sites otherwise dominate training).
+    /// MLP and trees: weight a site's lines in the loss so that it counts as at most this
+    /// many lines (big sites otherwise dominate training).
     #[arg(long, value_name = "N")]
     site_lines: Option<usize>,
 
@@ -144,7 +158,7 @@ pub struct Args {
 
 pub(super) fn parse_model(s: &str) -> Result<ModelType, String> {
     s.parse()
-        .map_err(|_| format!("unknown model {s:?}: use logistic or mlp"))
+        .map_err(|_| format!("unknown model {s:?}: use logistic, mlp or trees"))
 }
 
 fn parse_features(s: &str) -> Result<FeatureSet, String> {
@@ -226,6 +240,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .batch_size(args.batch_size)
         .learning_rate(args.learning_rate)
         .patience(args.patience)
+        .trees(args.trees)
+        .depth(args.depth)
+        .shrinkage(args.shrinkage)
         .l2(args.l2)
         .balance_classes(args.balance_classes)
         .site_lines(args.site_lines)

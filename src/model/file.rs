@@ -212,6 +212,16 @@ impl Model {
                     ));
                 }
             }
+            ModelKind::Trees { trees, bias } => {
+                if !bias.is_finite() {
+                    return bad("the trees' bias is not finite".into());
+                }
+                for (k, tree) in trees.iter().enumerate() {
+                    if let Some(why) = tree.check(n) {
+                        return bad(format!("tree {} {why}", k + 1));
+                    }
+                }
+            }
         }
         if let Some(stage2) = &self.stack {
             if self.format < 2 {
@@ -335,6 +345,21 @@ mod tests {
         )
     }
 
+    fn trees() -> Model {
+        Model::new(
+            names(3),
+            Scaler::identity(3),
+            ModelKind::Trees {
+                trees: vec![super::super::Tree {
+                    features: vec![2, 0],
+                    thresholds: vec![0.25, -1.5],
+                    leaves: vec![-1.0, 0.5, 0.75, 2.0],
+                }],
+                bias: -0.125,
+            },
+        )
+    }
+
     fn format_message(json: &str) -> String {
         match Model::from_json(json) {
             Err(Error::ModelFormat(msg)) => msg,
@@ -344,7 +369,7 @@ mod tests {
 
     #[test]
     fn json_round_trip_gives_an_equal_model() {
-        for m in [logistic(), mlp()] {
+        for m in [logistic(), mlp(), trees()] {
             let back = Model::from_json(&m.to_json()).unwrap();
             assert_eq!(back, m);
         }
@@ -478,6 +503,17 @@ mod tests {
             layers.pop();
         }
         assert!(format_message(&m.to_json()).contains("last MLP layer has 2 outputs"));
+
+        let mut m = trees();
+        if let ModelKind::Trees { trees, .. } = &mut m.kind {
+            trees[0].features[1] = 3;
+        }
+        assert!(format_message(&m.to_json()).contains("tree 1 reads feature 3 of 3"));
+        let mut m = trees();
+        if let ModelKind::Trees { trees, .. } = &mut m.kind {
+            trees[0].leaves.pop();
+        }
+        assert!(format_message(&m.to_json()).contains("tree 1 has 3 leaves"));
     }
 
     #[test]

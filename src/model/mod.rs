@@ -88,9 +88,11 @@
 mod file;
 mod kernel;
 mod mlp;
+mod trees;
 
 pub(crate) use kernel::Kernel;
 pub use mlp::{Activation, Layer};
+pub use trees::{MAX_DEPTH, Tree};
 
 use ndarray::{Array1, ArrayView2};
 use serde::{Deserialize, Serialize};
@@ -154,6 +156,14 @@ pub enum ModelKind {
     Mlp {
         /// The layers, input side first.
         layers: Vec<Layer>,
+    },
+    /// Gradient-boosted oblivious decision trees: `P(content) = sigmoid(bias + Σ leaf)`,
+    /// one leaf of each tree chosen by comparisons of the standardised row (see [`Tree`]).
+    Trees {
+        /// The trees, in the order they were grown.
+        trees: Vec<Tree>,
+        /// The logit before any tree (the log-odds of content in the training rows).
+        bias: f32,
     },
 }
 
@@ -345,6 +355,7 @@ pub(crate) fn score_with(kind: &ModelKind, scaler: &Scaler, row: &[f32]) -> f32 
             sigmoid(bias + standardised_dot(weights, row, scaler))
         }
         ModelKind::Mlp { layers } => mlp::forward(layers, scaler, row),
+        ModelKind::Trees { trees, bias } => trees::score(trees, *bias, scaler, row),
     }
 }
 
@@ -507,6 +518,49 @@ mod tests {
         let xt = x.t().to_owned();
         let strided = m.score_batch(xt.t());
         assert_eq!(strided, batch);
+    }
+
+    #[test]
+    fn trees_score_the_same_row_by_row_and_in_batches_whatever_their_depths() {
+        let tree = |features: Vec<u32>, thresholds: Vec<f32>| {
+            let leaves = (0..1 << features.len())
+                .map(|i| i as f32 * 0.25 - 0.5)
+                .collect();
+            Tree {
+                features,
+                thresholds,
+                leaves,
+            }
+        };
+        let even = vec![
+            tree(vec![0, 1], vec![0.0, 0.5]),
+            tree(vec![2, 0], vec![-0.3, 1.0]),
+        ];
+        let mut mixed = even.clone();
+        mixed.push(tree(vec![1], vec![0.1]));
+        let x = ndarray::Array2::from_shape_fn((7, 3), |(i, j)| (i * 3 + j) as f32 * 0.29 - 2.0);
+        for trees in [even, mixed] {
+            let m = Model::new(
+                vec!["a".into(), "b".into(), "c".into()],
+                Scaler {
+                    mean: vec![0.5, -0.25, 0.0],
+                    std: vec![2.0, 1.0, 0.5],
+                },
+                ModelKind::Trees { trees, bias: 0.3 },
+            );
+            m.validate().unwrap();
+            let batch = m.score_batch(x.view());
+            for (i, row) in x.outer_iter().enumerate() {
+                assert_eq!(
+                    batch[i].to_bits(),
+                    m.score(row.as_slice().unwrap()).to_bits()
+                );
+            }
+            assert!(
+                batch.iter().any(|&s| s != batch[0]),
+                "the rows fall in different leaves"
+            );
+        }
     }
 
     #[test]

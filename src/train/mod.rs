@@ -42,6 +42,7 @@ mod mlp;
 mod params;
 mod split;
 mod stacked;
+mod trees;
 
 pub use dataset::{
     Dataset, NON_FEATURE_COLUMNS, read_aligned, read_labelled_csv, read_labelled_csv_from,
@@ -280,6 +281,30 @@ fn train_rows_towards(
                 kind,
                 fit.epochs_run,
                 fit.best_epoch,
+                fit.train_loss,
+                fit.val_loss,
+            )
+        }
+        ModelType::Trees => {
+            let weights = params
+                .site_lines
+                .map(|cap| site_weights(data, train_rows, cap));
+            let fit = trees::fit(
+                z_train.view(),
+                &y_train,
+                z_val.view(),
+                &y_val,
+                params,
+                weights.as_deref(),
+                progress,
+            )?;
+            (
+                ModelKind::Trees {
+                    trees: fit.trees,
+                    bias: fit.bias,
+                },
+                fit.rounds_run,
+                fit.best_round,
                 fit.train_loss,
                 fit.val_loss,
             )

@@ -14,14 +14,17 @@ pub enum ModelType {
     /// A multi-layer perceptron with one or two hidden layers, fitted by Adam. The default.
     #[default]
     Mlp,
+    /// Gradient-boosted oblivious decision trees ([`crate::model::Tree`]).
+    Trees,
 }
 
 impl ModelType {
-    /// The lowercase name: `logistic` or `mlp`.
+    /// The lowercase name: `logistic`, `mlp` or `trees`.
     pub fn name(self) -> &'static str {
         match self {
             ModelType::Logistic => "logistic",
             ModelType::Mlp => "mlp",
+            ModelType::Trees => "trees",
         }
     }
 }
@@ -35,13 +38,14 @@ impl std::fmt::Display for ModelType {
 impl std::str::FromStr for ModelType {
     type Err = Error;
 
-    /// Parses `logistic` or `mlp`.
+    /// Parses `logistic`, `mlp` or `trees`.
     fn from_str(s: &str) -> Result<Self> {
         match s {
             "logistic" => Ok(ModelType::Logistic),
             "mlp" => Ok(ModelType::Mlp),
+            "trees" => Ok(ModelType::Trees),
             _ => Err(Error::Training(format!(
-                "unknown model type \"{s}\"; expected logistic or mlp"
+                "unknown model type \"{s}\"; expected logistic, mlp or trees"
             ))),
         }
     }
@@ -78,14 +82,22 @@ pub struct TrainParams {
     pub learning_rate: f64,
     /// MLP: stop after this many epochs without a lower validation loss.
     pub patience: usize,
+    /// Trees: most boosting rounds (one tree each); training stops earlier once the
+    /// validation loss has not improved for 20 rounds.
+    pub trees: usize,
+    /// Trees: levels of each tree (`2^depth` leaves).
+    pub depth: usize,
+    /// Trees: factor each new tree's leaf values are shrunk by.
+    pub shrinkage: f64,
     /// L2 penalty `l2 / 2 · ‖w‖²` added to the mean cross-entropy (weights only, not
     /// biases). For the logistic model this is linfa's `alpha` divided by the number of
-    /// training rows, so the two models share one scale.
+    /// training rows, so the two models share one scale; for trees the leaf values are the
+    /// weights (`λ = l2 · rows` in the Newton step).
     pub l2: f64,
     /// MLP: weight each class by `rows / (2 · rows of the class)` in the loss, so both
     /// classes count equally.
     pub balance_classes: bool,
-    /// MLP: when set, a site (group) with more than this many training lines has each line
+    /// MLP and trees: when set, a site (group) with more than this many training lines has each line
     /// weighted by `site_lines / lines of the site` in the loss, so that a few big sites do
     /// not outweigh the rest (weights are then scaled to a mean of 1).
     pub site_lines: Option<usize>,
@@ -147,6 +159,9 @@ impl TrainParams {
             batch_size: 256,
             learning_rate: 1e-3,
             patience: 5,
+            trees: 300,
+            depth: 6,
+            shrinkage: 0.1,
             l2: 1e-4,
             balance_classes: false,
             site_lines: None,
@@ -199,6 +214,24 @@ impl TrainParams {
     /// Early-stopping patience of the MLP, in epochs. Default: 5.
     pub fn patience(mut self, patience: usize) -> Self {
         self.patience = patience;
+        self
+    }
+
+    /// Most boosting rounds of trees. Default: 300.
+    pub fn trees(mut self, trees: usize) -> Self {
+        self.trees = trees;
+        self
+    }
+
+    /// Levels of each tree. Default: 6.
+    pub fn depth(mut self, depth: usize) -> Self {
+        self.depth = depth;
+        self
+    }
+
+    /// Shrinkage of each new tree. Default: 0.1.
+    pub fn shrinkage(mut self, shrinkage: f64) -> Self {
+        self.shrinkage = shrinkage;
         self
     }
 
@@ -329,6 +362,27 @@ impl TrainParams {
                     return bad("patience must be at least 1".into());
                 }
             }
+            ModelType::Trees => {
+                if self.trees == 0 {
+                    return bad("trees must be at least 1".into());
+                }
+                if !(1..=crate::model::MAX_DEPTH).contains(&self.depth) {
+                    return bad(format!(
+                        "depth must be between 1 and {}, got {}",
+                        crate::model::MAX_DEPTH,
+                        self.depth
+                    ));
+                }
+                if !(self.shrinkage.is_finite() && self.shrinkage > 0.0 && self.shrinkage <= 1.0) {
+                    return bad(format!(
+                        "shrinkage must be above 0 and at most 1, got {}",
+                        self.shrinkage
+                    ));
+                }
+                if self.balance_classes {
+                    return bad("balance_classes needs an MLP: drop it or train an mlp".into());
+                }
+            }
         }
         Ok(())
     }
@@ -360,6 +414,17 @@ impl TrainParams {
                 "seed": self.seed,
                 "threshold_objective": self.threshold_objective,
             }),
+            ModelType::Trees => serde_json::json!({
+                "model": self.model,
+                "trees": self.trees,
+                "depth": self.depth,
+                "shrinkage": self.shrinkage,
+                "l2": self.l2,
+                "site_lines": self.site_lines,
+                "val_fraction": self.val_fraction,
+                "seed": self.seed,
+                "threshold_objective": self.threshold_objective,
+            }),
         }
     }
 }
@@ -376,9 +441,10 @@ mod tests {
     }
 
     #[test]
-    fn the_defaults_pass_the_check_for_both_models() {
+    fn the_defaults_pass_the_check_for_every_model() {
         TrainParams::default().check().unwrap();
         TrainParams::new(ModelType::Logistic).check().unwrap();
+        TrainParams::new(ModelType::Trees).check().unwrap();
     }
 
     #[test]
@@ -398,6 +464,15 @@ mod tests {
         let logistic = || TrainParams::new(ModelType::Logistic);
         assert!(complaint(logistic().max_iterations(0)).starts_with("max_iterations"));
         assert!(complaint(logistic().balance_classes(true)).starts_with("balance_classes"));
+        let trees = || TrainParams::new(ModelType::Trees);
+        assert!(complaint(trees().trees(0)).starts_with("trees"));
+        assert!(complaint(trees().depth(0)).starts_with("depth"));
+        assert!(complaint(trees().depth(17)).starts_with("depth"));
+        assert!(complaint(trees().shrinkage(0.0)).starts_with("shrinkage"));
+        assert!(complaint(trees().shrinkage(1.5)).starts_with("shrinkage"));
+        assert!(complaint(trees().balance_classes(true)).starts_with("balance_classes"));
+        // The MLP's settings do not concern trees.
+        trees().hidden(vec![]).epochs(0).check().unwrap();
     }
 
     #[test]
@@ -411,7 +486,7 @@ mod tests {
 
     #[test]
     fn model_types_parse_from_their_names() {
-        for t in [ModelType::Logistic, ModelType::Mlp] {
+        for t in [ModelType::Logistic, ModelType::Mlp, ModelType::Trees] {
             assert_eq!(t.name().parse::<ModelType>().unwrap(), t);
         }
         assert!("forest".parse::<ModelType>().is_err());
