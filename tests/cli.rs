@@ -360,71 +360,57 @@ fn train_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/train")
 }
 
-#[test]
-fn train_writes_a_model_that_filter_can_use() {
-    let dir = scratch();
-    let model = dir.path().join("m.json");
+/// `mainline train` on `data/train/separable.csv` with the seed's features of the line
+/// alone and `args`, writing `model`.
+fn train_separable(model: &std::path::Path, args: &[&str]) -> assert_cmd::assert::Assert {
     mainline()
         .args(["train", train_dir().join("separable.csv").to_str().unwrap()])
-        .args([
-            "--model",
-            "logistic",
-            "--features",
-            "seed",
-            "--context",
-            "0",
-            "-o",
-        ])
-        .arg(&model)
+        .args(["--features", "seed", "--context", "0"])
+        .args(args)
+        .arg("-o")
+        .arg(model)
         .assert()
+}
+
+/// Trains `args` on the separable CSV and checks that `filter` with the model keeps the
+/// text of the table-layout sample; returns the model file as JSON.
+fn trained_model_filters_a_page(args: &[&str]) -> serde_json::Value {
+    let dir = scratch();
+    let model = dir.path().join("m.json");
+    train_separable(&model, args)
         .success()
         .stderr(predicate::str::contains("validation"));
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    let out = stdout_of(&[
+        "filter",
+        "--model",
+        model.to_str().unwrap(),
+        sample("table-layout.html").to_str().unwrap(),
+    ]);
+    assert!(out.contains("This page illustrates"), "{out}");
+    serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap()
+}
+
+#[test]
+fn train_writes_a_model_that_filter_can_use() {
+    let json = trained_model_filters_a_page(&["--model", "logistic"]);
     assert_eq!(
         json["features"],
         serde_json::json!(["density", "ln_html_bytes", "ln_text_bytes"])
     );
-    let out = stdout_of(&[
-        "filter",
-        "--model",
-        model.to_str().unwrap(),
-        sample("table-layout.html").to_str().unwrap(),
-    ]);
-    assert!(out.contains("This page illustrates"), "{out}");
 }
 
 #[test]
 fn boosted_trees_train_and_filter_like_the_other_models() {
-    let dir = scratch();
-    let model = dir.path().join("trees.json");
-    mainline()
-        .args(["train", train_dir().join("separable.csv").to_str().unwrap()])
-        .args(["--model", "trees", "--features", "seed", "--context", "0"])
-        .args(["--trees", "20", "--depth", "2", "-o"])
-        .arg(&model)
-        .assert()
-        .success()
-        .stderr(predicate::str::contains("validation"));
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    let json = trained_model_filters_a_page(&["--model", "trees", "--trees", "20", "--depth", "2"]);
     assert_eq!(json["kind"]["type"], "trees");
     assert_eq!(json["provenance"]["params"]["depth"], 2);
-    let out = stdout_of(&[
-        "filter",
-        "--model",
-        model.to_str().unwrap(),
-        sample("table-layout.html").to_str().unwrap(),
-    ]);
-    assert!(out.contains("This page illustrates"), "{out}");
-    mainline()
-        .args(["train", train_dir().join("separable.csv").to_str().unwrap()])
-        .args(["--model", "trees", "--features", "seed", "--context", "0"])
-        .args(["--depth", "17", "-o"])
-        .arg(&model)
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains("depth must be between 1 and 16"));
+    let dir = scratch();
+    train_separable(
+        &dir.path().join("m.json"),
+        &["--model", "trees", "--depth", "17"],
+    )
+    .failure()
+    .stderr(predicate::str::contains("depth must be between 1 and 16"));
 }
 
 #[test]

@@ -93,18 +93,8 @@ pub struct Args {
     #[arg(long, default_value_t = 40)]
     epochs: usize,
 
-    /// Trees: most boosting rounds for cross-validation (training stops earlier once the
-    /// validation loss has not improved for 20 rounds; progress counts rounds as epochs).
-    #[arg(long, default_value_t = 300)]
-    trees: usize,
-
-    /// Trees: levels of each tree (2^depth leaves, 1–16).
-    #[arg(long, default_value_t = 6)]
-    depth: usize,
-
-    /// Trees: factor each new tree's leaf values are shrunk by (above 0, at most 1).
-    #[arg(long, default_value_t = 0.1)]
-    shrinkage: f64,
+    #[command(flatten)]
+    tree_args: super::train::TreeArgs,
 
     /// L2 penalty for cross-validation training (trees: on the leaf values).
     #[arg(long, default_value_t = 1e-4)]
@@ -217,12 +207,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let options = CvOptions {
             folds: args.folds as usize,
             seed: args.seed,
-            params: TrainParams::new(ModelType::Mlp)
+            params: args
+                .tree_args
+                .apply(TrainParams::new(ModelType::Mlp))
                 .hidden(args.hidden.clone())
                 .epochs(args.epochs)
-                .trees(args.trees)
-                .depth(args.depth)
-                .shrinkage(args.shrinkage)
                 .l2(args.l2)
                 .site_lines(args.site_lines)
                 .learning_rate(args.learning_rate)

@@ -86,18 +86,8 @@ pub struct Args {
     #[arg(long, default_value_t = 5)]
     patience: usize,
 
-    /// Trees: most boosting rounds, one tree each (training stops earlier once the
-    /// validation loss has not improved for 20 rounds; progress counts rounds as epochs).
-    #[arg(long, default_value_t = 300)]
-    trees: usize,
-
-    /// Trees: levels of each tree (2^depth leaves, 1–16).
-    #[arg(long, default_value_t = 6)]
-    depth: usize,
-
-    /// Trees: factor each new tree's leaf values are shrunk by (above 0, at most 1).
-    #[arg(long, default_value_t = 0.1)]
-    shrinkage: f64,
+    #[command(flatten)]
+    tree_args: TreeArgs,
 
     /// L2 penalty on the weights (trees: on the leaf values).
     #[arg(long, default_value_t = 1e-4)]
@@ -154,6 +144,33 @@ pub struct Args {
     /// What the training data is, recorded in the file (default: the CSV's path).
     #[arg(long, value_name = "TEXT")]
     data_name: Option<String>,
+}
+
+/// The settings of boosted trees, shared by `train` and `eval`.
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct TreeArgs {
+    /// Trees: most boosting rounds, one tree each (training stops earlier once the
+    /// validation loss has not improved for 20 rounds; progress counts rounds as epochs).
+    #[arg(long, default_value_t = 300)]
+    trees: usize,
+
+    /// Trees: levels of each tree (2^depth leaves, 1–16).
+    #[arg(long, default_value_t = 6)]
+    depth: usize,
+
+    /// Trees: factor each new tree's leaf values are shrunk by (above 0, at most 1).
+    #[arg(long, default_value_t = 0.1)]
+    shrinkage: f64,
+}
+
+impl TreeArgs {
+    /// `params` with these settings.
+    pub(crate) fn apply(&self, params: TrainParams) -> TrainParams {
+        params
+            .trees(self.trees)
+            .depth(self.depth)
+            .shrinkage(self.shrinkage)
+    }
 }
 
 pub(super) fn parse_model(s: &str) -> Result<ModelType, String> {
@@ -233,16 +250,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
             args.model
         )
     });
-    let params = TrainParams::new(args.model)
+    let params = args
+        .tree_args
+        .apply(TrainParams::new(args.model))
         .hidden(args.hidden)
         .activation(args.activation)
         .epochs(args.epochs)
         .batch_size(args.batch_size)
         .learning_rate(args.learning_rate)
         .patience(args.patience)
-        .trees(args.trees)
-        .depth(args.depth)
-        .shrinkage(args.shrinkage)
         .l2(args.l2)
         .balance_classes(args.balance_classes)
         .site_lines(args.site_lines)

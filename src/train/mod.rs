@@ -237,6 +237,10 @@ fn train_rows_towards(
     let z_train = standardise(data.x.view(), train_rows, &scaler);
     let z_val = standardise(data.x.view(), val_rows, &scaler);
 
+    // Per-site loss weights (the MLP and trees; the logistic model refuses them).
+    let weights = params
+        .site_lines
+        .map(|cap| site_weights(data, train_rows, cap));
     let (kind, epochs_run, best_epoch, train_loss, val_loss) = match params.model {
         ModelType::Logistic => {
             let kind = logistic::fit(z_train.view(), &y_train, params)?;
@@ -263,9 +267,6 @@ fn train_rows_towards(
             (kind, 1, 1, train_loss, val_loss)
         }
         ModelType::Mlp => {
-            let weights = params
-                .site_lines
-                .map(|cap| site_weights(data, train_rows, cap));
             let fit = mlp::fit(
                 z_train.view(),
                 &y_train,
@@ -286,9 +287,6 @@ fn train_rows_towards(
             )
         }
         ModelType::Trees => {
-            let weights = params
-                .site_lines
-                .map(|cap| site_weights(data, train_rows, cap));
             let fit = trees::fit(
                 z_train.view(),
                 &y_train,
