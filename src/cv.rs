@@ -336,9 +336,6 @@ pub struct RecipeResult {
     /// deciding model's score (kept when it is at least the threshold).
     #[serde(skip)]
     pub scores: Vec<(f32, f32)>,
-    /// The fold that held each line out, in the rows' order.
-    #[serde(skip)]
-    pub folds: Vec<usize>,
 }
 
 impl RecipeResult {
@@ -543,7 +540,6 @@ pub fn cross_validate(
             lines,
             keep,
             scores,
-            folds: row_fold.clone(),
         });
     }
     Ok(results)

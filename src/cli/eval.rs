@@ -757,7 +757,8 @@ fn write_per_line(path: &Path, data: &CvData, results: &[cv::RecipeResult]) -> R
     let flag = |b: bool| if b { "1" } else { "0" };
     write_csv(path, &header, |w| {
         for r in results {
-            for page in &data.pages {
+            for (page, result) in data.pages.iter().zip(&r.pages) {
+                let fold = (result.fold + 1).to_string();
                 for (i, row) in page.rows.clone().enumerate() {
                     let text = data.texts[row].as_str();
                     let (score, threshold) = r.scores[row];
@@ -765,7 +766,7 @@ fn write_per_line(path: &Path, data: &CvData, results: &[cv::RecipeResult]) -> R
                         r.recipe.as_str(),
                         page.doc.as_str(),
                         page.group.as_str(),
-                        &(r.folds[row] + 1).to_string(),
+                        &fold,
                         &i.to_string(),
                         flag(data.data.y[row]),
                         flag(r.keep[row]),

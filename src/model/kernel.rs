@@ -183,51 +183,9 @@ impl pulp::WithSimd for Forward<'_, '_> {
 /// The classifier part of a [`Kernel`].
 #[derive(Debug, Clone, PartialEq)]
 enum Net {
-    Logistic {
-        weights: Vec<f32>,
-        bias: f32,
-    },
+    Logistic { weights: Vec<f32>, bias: f32 },
     Mlp(Vec<Dense>),
-    Trees {
-        trees: Vec<super::Tree>,
-        bias: f32,
-    },
-    /// Trees of one depth, laid out flat: tree `t` compares `features[t·depth..]` with
-    /// `thresholds[t·depth..]` and adds one of `leaves[t·2^depth..]`.
-    Forest {
-        depth: usize,
-        features: Vec<u32>,
-        thresholds: Vec<f32>,
-        leaves: Vec<f32>,
-        bias: f32,
-    },
-}
-
-/// [`Net::Forest`] of trees all `depth` deep, [`Net::Trees`] otherwise.
-fn forest(trees: &[super::Tree], bias: f32) -> Net {
-    let depth = trees.first().map_or(0, super::Tree::depth);
-    if trees.iter().any(|t| t.depth() != depth) {
-        return Net::Trees {
-            trees: trees.to_vec(),
-            bias,
-        };
-    }
-    Net::Forest {
-        depth,
-        features: trees
-            .iter()
-            .flat_map(|t| t.features.iter().copied())
-            .collect(),
-        thresholds: trees
-            .iter()
-            .flat_map(|t| t.thresholds.iter().copied())
-            .collect(),
-        leaves: trees
-            .iter()
-            .flat_map(|t| t.leaves.iter().copied())
-            .collect(),
-        bias,
-    }
+    Trees { trees: Vec<super::Tree>, bias: f32 },
 }
 
 /// A model prepared for scoring rows one at a time (see the [module](self)).
@@ -280,7 +238,10 @@ impl Kernel {
                 bias: *bias,
             },
             ModelKind::Mlp { layers } => Net::Mlp(layers.iter().map(Dense::new).collect()),
-            ModelKind::Trees { trees, bias } => forest(trees, *bias),
+            ModelKind::Trees { trees, bias } => Net::Trees {
+                trees: trees.clone(),
+                bias: *bias,
+            },
         };
         let widest = match kind {
             ModelKind::Logistic { .. } | ModelKind::Trees { .. } => columns.len(),
@@ -351,29 +312,6 @@ impl Kernel {
         match &self.net {
             Net::Logistic { weights, bias } => sigmoid(bias + dot(weights, &cur[..n])),
             Net::Trees { trees, bias } => sigmoid(super::trees::logit(trees, *bias, &cur[..n])),
-            Net::Forest {
-                depth,
-                features,
-                thresholds,
-                leaves,
-                bias,
-            } => {
-                let z = &cur[..n];
-                let mut sum = *bias;
-                // The same additions in the same order as `trees::logit`.
-                for ((f, t), l) in features
-                    .chunks_exact(*depth)
-                    .zip(thresholds.chunks_exact(*depth))
-                    .zip(leaves.chunks_exact(1 << *depth))
-                {
-                    let mut index = 0;
-                    for (&f, &t) in f.iter().zip(t) {
-                        index = (index << 1) | usize::from(z[f as usize] >= t);
-                    }
-                    sum += l[index];
-                }
-                sigmoid(sum)
-            }
             Net::Mlp(layers) => {
                 let mut width = n;
                 for layer in layers {

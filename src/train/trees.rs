@@ -17,7 +17,7 @@
 
 use ndarray::ArrayView2;
 
-use super::{EpochReport, TrainParams, mlp::bce_from_logit};
+use super::{EpochReport, LineMetrics, TrainParams, mlp::bce_from_logit};
 use crate::model::Tree;
 use crate::{Error, Result};
 
@@ -119,6 +119,7 @@ pub(super) fn fit(
     let mut h = vec![0.0f32; n];
     let mut node = vec![0u32; n];
     let mut hist = vec![[0.0f64; 2]; leaves / 2 * BINS];
+    let mut gains = vec![0.0f64; BINS];
     let mut trees: Vec<Tree> = Vec::new();
     let (mut best, mut best_round, mut best_train) = (f64::INFINITY, 0usize, f64::NAN);
     let mut rounds_run = 0;
@@ -152,7 +153,8 @@ pub(super) fn fit(
                     cell[0] += f64::from(g[i]);
                     cell[1] += f64::from(h[i]);
                 }
-                let mut gains = vec![0.0f64; e.len()];
+                let gains = &mut gains[..e.len()];
+                gains.fill(0.0);
                 for k in 0..nodes {
                     let cells = &hist[k * BINS..(k + 1) * BINS];
                     let (gt, ht) = cells
@@ -203,20 +205,10 @@ pub(super) fn fit(
             leaves: values,
         };
         let mut val_loss = 0.0;
-        let mut right = 0usize;
-        let (mut tp, mut fp, mut fn_) = (0usize, 0usize, 0usize);
         for (i, row) in val_x.outer_iter().enumerate() {
             let row = row.as_slice().expect("standard layout");
             val_logit[i] += tree.leaves[tree.leaf(row)];
             val_loss += bce_from_logit(val_logit[i], val_y[i]);
-            let keep = val_logit[i] >= 0.0;
-            right += usize::from(keep == val_y[i]);
-            match (keep, val_y[i]) {
-                (true, true) => tp += 1,
-                (true, false) => fp += 1,
-                (false, true) => fn_ += 1,
-                _ => {}
-            }
         }
         val_loss /= val_y.len().max(1) as f64;
         trees.push(tree);
@@ -225,17 +217,14 @@ pub(super) fn fit(
             (best, best_round, best_train) = (val_loss, round, train_loss);
         }
         if improved || round % 10 == 0 || round == params.trees {
+            let val = LineMetrics::new(val_logit.iter().map(|&z| z >= 0.0), val_y);
             progress(&EpochReport {
                 epoch: round,
                 epochs: params.trees,
                 train_loss,
                 val_loss,
-                val_accuracy: right as f64 / val_y.len().max(1) as f64,
-                val_f1: if tp == 0 {
-                    0.0
-                } else {
-                    2.0 * tp as f64 / (2 * tp + fp + fn_) as f64
-                },
+                val_accuracy: val.accuracy,
+                val_f1: val.f1,
                 improved,
             });
         }
