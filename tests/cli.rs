@@ -414,6 +414,19 @@ fn boosted_trees_train_and_filter_like_the_other_models() {
 }
 
 #[test]
+fn the_threshold_can_be_chosen_on_all_sites_and_is_recorded() {
+    let json = trained_model_filters_a_page(&["--model", "logistic", "--threshold-rows", "all"]);
+    assert_eq!(json["provenance"]["params"]["threshold_rows"], "all");
+    let dir = scratch();
+    train_separable(
+        &dir.path().join("m.json"),
+        &["--threshold-rows", "training"],
+    )
+    .failure()
+    .stderr(predicate::str::contains("use validation or all"));
+}
+
+#[test]
 fn a_model_expecting_other_features_is_rejected_with_their_names() {
     let dir = scratch();
     let model = dir.path().join("m.json");

@@ -6,7 +6,10 @@ use std::time::Instant;
 use linfa::prelude::Fit;
 use mainline::Error;
 use mainline::model::{Model, ModelKind};
-use mainline::train::{Dataset, ModelType, TrainParams, group_split, read_labelled_csv, train};
+use mainline::train::{
+    Dataset, ModelType, ThresholdObjective, ThresholdRows, TrainParams, group_split,
+    read_labelled_csv, train, train_on_rows,
+};
 use ndarray::{Array1, Array2, Axis};
 
 fn separable() -> PathBuf {
@@ -139,6 +142,73 @@ fn logistic_scores_are_linfas_probability_of_content() {
         let theirs = 1.0 - p_boilerplate[i];
         assert!((ours - theirs).abs() < 1e-5, "row {i}: {ours} vs {theirs}");
     }
+}
+
+/// The lines that `model` decides right among `rows` of `data`.
+fn right(model: &Model, data: &Dataset, rows: &[usize]) -> usize {
+    rows.iter()
+        .filter(|&&i| (model.score(&[data.x[[i, 0]]]) >= model.threshold) == data.y[i])
+        .count()
+}
+
+#[test]
+fn a_threshold_chosen_on_all_rows_follows_the_training_sites_too() {
+    // 200 training lines are content above 0.7; 20 validation lines disagree and are
+    // content above 0.3 already. The model's scores rise with x either way.
+    let x: Vec<f32> = (0..220)
+        .map(|i| match i {
+            0..200 => (i % 100) as f32 / 100.0 + 0.005,
+            _ => (i - 200) as f32 / 20.0 + 0.025,
+        })
+        .collect();
+    let y: Vec<bool> = x
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| v > if i < 200 { 0.7 } else { 0.3 })
+        .collect();
+    let data = Dataset {
+        features: vec!["x".into()],
+        x: Array2::from_shape_vec((220, 1), x).unwrap(),
+        y,
+        groups: (0..220).map(|i| format!("site{}", i / 20)).collect(),
+        docs: (0..220).map(|i| format!("page{}", i / 20)).collect(),
+    };
+    let (train_rows, val_rows): (Vec<usize>, Vec<usize>) = (0..220).partition(|&i| i < 200);
+    let all: Vec<usize> = (0..220).collect();
+    let base = TrainParams::new(ModelType::Logistic)
+        .threshold_objective(ThresholdObjective::Accuracy)
+        .l2(0.01);
+    let on = |rows| {
+        train_on_rows(
+            &data,
+            &train_rows,
+            &val_rows,
+            &base.clone().threshold_rows(rows),
+            &mut |_| {},
+        )
+        .unwrap()
+    };
+    let (by_val, _) = on(ThresholdRows::Validation);
+    let (by_all, report) = on(ThresholdRows::All);
+    // Validation alone: more validation lines right, many training lines wrong. All rows:
+    // the threshold serves the 220 lines better, and the scores are the same.
+    let counts = |m| (right(m, &data, &val_rows), right(m, &data, &all));
+    let ((val_v, val_all), (all_v, all_all)) = (counts(&by_val), counts(&by_all));
+    assert!(
+        val_v > all_v && all_all > val_all + 20,
+        "{val_v} {val_all} {all_v} {all_all}"
+    );
+    assert!(by_all.threshold > by_val.threshold);
+    assert_eq!(by_all.kind, by_val.kind);
+    // The report gives that threshold, measured on the validation lines as before.
+    assert_eq!(report.threshold, by_all.threshold);
+    let val_right = right(&by_all, &data, &val_rows);
+    assert!((report.validation.accuracy - val_right as f64 / 20.0).abs() < 1e-9);
+    assert_eq!(
+        by_all.provenance.params["threshold_rows"],
+        serde_json::json!("all")
+    );
+    assert!(by_val.provenance.params.get("threshold_rows").is_none());
 }
 
 #[test]

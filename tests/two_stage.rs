@@ -12,7 +12,7 @@ use common::{decide_in, fragment, hand_made_two_stage, small_stack_params, train
 use mainline::extract::{Extractor, ModelScorer, Scorer};
 use mainline::model::Model;
 use mainline::train::{
-    self, StackParams, StageInputs, TrainParams, decide_stacked, read_labelled_csv,
+    self, StackParams, StageInputs, ThresholdRows, TrainParams, decide_stacked, read_labelled_csv,
 };
 use proptest::prelude::*;
 
@@ -117,6 +117,42 @@ fn a_two_stage_model_trains_on_the_small_csv_and_survives_save_and_load() {
     let (again, _) =
         train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |_| {}).unwrap();
     assert_eq!(again.to_json(), model.to_json());
+}
+
+#[test]
+fn the_second_stage_can_choose_its_threshold_on_all_its_rows() {
+    let data = read_labelled_csv(&separable(), None).unwrap();
+    let inputs = StageInputs::of(&data, &["density".into(), "ln_text_bytes".into()]).unwrap();
+    let (params, mut stack_params) = small_params();
+    let rows: Vec<usize> = (0..data.len()).collect();
+    let train = |sp: &StackParams| {
+        train::train_stacked(&data, &inputs, &rows, &params, sp, &mut |_| {})
+            .unwrap()
+            .0
+    };
+    let by_validation = train(&stack_params);
+    stack_params.threshold_rows = ThresholdRows::All;
+    let by_all = train(&stack_params);
+    // Only the second stage's threshold may move; the weights and the first stage stay.
+    let (a, b) = (
+        by_all.stack.as_ref().unwrap(),
+        by_validation.stack.as_ref().unwrap(),
+    );
+    assert_eq!((&a.kind, &a.scaler), (&b.kind, &b.scaler));
+    assert_eq!(by_all.threshold, by_validation.threshold);
+    assert_eq!(by_all.kind, by_validation.kind);
+    let p = &by_all.provenance.params;
+    assert_eq!(p["stack"]["threshold_rows"], "all");
+    assert!(p.get("threshold_rows").is_none(), "the first stage's: {p}");
+    assert!(
+        by_validation.provenance.params["stack"]
+            .get("threshold_rows")
+            .is_none()
+    );
+    // On these separable lines it still decides nearly all of them right.
+    let decided = decide_stacked(&by_all, &data, &inputs, &rows);
+    let right = decided.iter().zip(&data.y).filter(|(a, b)| a == b).count();
+    assert!(right as f64 / data.len() as f64 > 0.9, "{right} right");
 }
 
 #[test]

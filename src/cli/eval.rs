@@ -17,7 +17,9 @@ use mainline::eval::{self, Confusion, WordScores};
 use mainline::extract::{ModelScorer, Scorer, Threshold, extract_text};
 use mainline::methods::Method;
 use mainline::model::Model;
-use mainline::train::{self, ModelType, StackParams, ThresholdObjective, TrainParams};
+use mainline::train::{
+    self, ModelType, StackParams, ThresholdObjective, ThresholdRows, TrainParams,
+};
 
 /// Evaluate extraction: the fixed threshold, trained models and the other seed algorithms.
 ///
@@ -118,9 +120,18 @@ pub struct Args {
     #[command(flatten)]
     stack: StackArgs,
 
-    /// What trained thresholds maximise on the validation sites: `f1` or `accuracy`.
+    /// What trained thresholds maximise (on the sites --threshold-rows names): `f1` or
+    /// `accuracy`.
     #[arg(long, default_value = "f1")]
     threshold_objective: ThresholdObjective,
+
+    /// Which sites the decision threshold is chosen on: `validation` (the held-out
+    /// validation sites alone) or `all` (the training and validation sites together: the
+    /// training sites' scores are in-sample, but five times as many sites make the
+    /// threshold steadier). Early stopping still watches the validation sites. In a
+    /// two-stage model this is the first stage's; --stack-threshold-rows sets the second's.
+    #[arg(long, default_value = "validation")]
+    threshold_rows: ThresholdRows,
 
     /// Seed for folds, training and the bootstrap.
     #[arg(long, default_value_t = 42)]
@@ -216,6 +227,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .site_lines(args.site_lines)
                 .learning_rate(args.learning_rate)
                 .threshold_objective(args.threshold_objective)
+                .threshold_rows(args.threshold_rows)
                 .seed(args.seed),
             stack: args.stack.params(0)?,
             skip_poorly_aligned: args.skip_poorly_aligned,
@@ -846,6 +858,11 @@ pub(crate) struct StackArgs {
     /// costs what a single second stage costs when filtering.
     #[arg(long)]
     stack_distill: bool,
+
+    /// Two-stage models: which sites the second stage's threshold is chosen on,
+    /// `validation` or `all` (as --threshold-rows, which sets the first stage's).
+    #[arg(long, default_value = "validation")]
+    stack_threshold_rows: ThresholdRows,
 }
 
 impl StackArgs {
@@ -862,6 +879,7 @@ impl StackArgs {
             repeats: self.repeats,
             ensemble: self.stack_ensemble as usize,
             distill: self.stack_distill,
+            threshold_rows: self.stack_threshold_rows,
         })
     }
 }

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 
 use mainline::features::{self, FeatureSet, MAX_CONTEXT};
 use mainline::model::Activation;
-use mainline::train::{self, ModelType, ThresholdObjective, TrainParams};
+use mainline::train::{self, ModelType, ThresholdObjective, ThresholdRows, TrainParams};
 
 /// Train a line classifier on a labelled CSV and write it as a model file (JSON).
 ///
@@ -120,10 +120,18 @@ pub struct Args {
     #[arg(long, default_value_t = 200)]
     max_iterations: u64,
 
-    /// What the decision threshold maximises on the validation sites: `f1` (line F1 of
-    /// the content class) or `accuracy` (fewest misclassified lines).
+    /// What the decision threshold maximises (on the sites --threshold-rows names): `f1`
+    /// (line F1 of the content class) or `accuracy` (fewest misclassified lines).
     #[arg(long, default_value = "f1")]
     threshold_objective: ThresholdObjective,
+
+    /// Which sites the decision threshold is chosen on: `validation` (the held-out
+    /// validation sites alone) or `all` (the training and validation sites together: the
+    /// training sites' scores are in-sample, but five times as many sites make the
+    /// threshold steadier). Early stopping still watches the validation sites. In a
+    /// two-stage model this is the first stage's; --stack-threshold-rows sets the second's.
+    #[arg(long, default_value = "validation")]
+    threshold_rows: ThresholdRows,
 
     /// Add a second stage that reads the first-stage scores of this many lines on each side
     /// (0–32; see above).
@@ -266,6 +274,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .seed(args.seed)
         .max_iterations(args.max_iterations)
         .threshold_objective(args.threshold_objective)
+        .threshold_rows(args.threshold_rows)
         .context(context)
         .recipe(recipe)
         .data(

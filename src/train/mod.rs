@@ -49,7 +49,7 @@ pub use dataset::{
     read_paths, read_signatures,
 };
 pub use metrics::LineMetrics;
-pub use params::{ModelType, ThresholdObjective, TrainParams};
+pub use params::{ModelType, ThresholdObjective, ThresholdRows, TrainParams};
 pub use split::{group_kfold, group_split};
 pub use stacked::{
     StackParams, StageInputs, decide_stacked, score_stacked, stage1_scores, stage2_rows,
@@ -318,7 +318,7 @@ fn train_rows_towards(
     let raw_val = data.x.select(ndarray::Axis(0), val_rows);
     let scores = model.score_batch(raw_val.view()).to_vec();
     let (threshold, validation) =
-        metrics::best_threshold(&scores, &y_val, params.threshold_objective);
+        choose_threshold(&model, data, train_rows, (&scores, &y_val), params);
     model.threshold = threshold;
     let validation_at_half = LineMetrics::new(scores.iter().map(|&s| s >= 0.5), &y_val);
     let baseline = data
@@ -346,6 +346,36 @@ fn train_rows_towards(
     model.provenance.validation =
         serde_json::to_value(&report).expect("a TrainReport has only plain values");
     Ok((model, report))
+}
+
+/// The decision threshold of `model` ([`TrainParams::threshold_objective`] on the rows
+/// [`TrainParams::threshold_rows`] names) and the validation metrics at it, from the
+/// validation rows' scores and labels.
+pub(crate) fn choose_threshold(
+    model: &Model,
+    data: &Dataset,
+    train_rows: &[usize],
+    (val_scores, y_val): (&[f32], &[bool]),
+    params: &TrainParams,
+) -> (f32, LineMetrics) {
+    match params.threshold_rows {
+        ThresholdRows::Validation => {
+            metrics::best_threshold(val_scores, y_val, params.threshold_objective)
+        }
+        ThresholdRows::All => {
+            let mut scores = model
+                .score_batch(data.x.select(ndarray::Axis(0), train_rows).view())
+                .to_vec();
+            scores.extend_from_slice(val_scores);
+            let mut y: Vec<bool> = train_rows.iter().map(|&i| data.y[i]).collect();
+            y.extend_from_slice(y_val);
+            let (t, _) = metrics::best_threshold(&scores, &y, params.threshold_objective);
+            (
+                t,
+                LineMetrics::new(val_scores.iter().map(|&s| s >= t), y_val),
+            )
+        }
+    }
 }
 
 /// Loss weight of each training row: `min(1, cap / lines of its group)`, scaled to a mean

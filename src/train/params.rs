@@ -114,8 +114,38 @@ pub struct TrainParams {
     pub recipe: String,
     /// Which data it is trained on (for example the CSV's path); recorded in the model.
     pub data: String,
-    /// What the decision threshold is chosen to maximise on the validation rows.
+    /// What the decision threshold is chosen to maximise, on the rows that
+    /// [`TrainParams::threshold_rows`] names.
     pub threshold_objective: ThresholdObjective,
+    /// Which rows the decision threshold is chosen on.
+    pub threshold_rows: ThresholdRows,
+}
+
+/// Which rows the decision threshold is chosen on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ThresholdRows {
+    /// The validation rows alone (the default): scores the model never trained on, from
+    /// one fifth of the sites by default.
+    #[default]
+    Validation,
+    /// The training and validation rows together: the training rows' scores are
+    /// in-sample, but five times as many sites make the threshold steadier. Early
+    /// stopping and the reported validation metrics still use the validation rows.
+    All,
+}
+
+impl std::str::FromStr for ThresholdRows {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "validation" => Ok(ThresholdRows::Validation),
+            "all" => Ok(ThresholdRows::All),
+            _ => Err(format!(
+                "unknown threshold rows {s:?}: use validation or all"
+            )),
+        }
+    }
 }
 
 /// What the decision threshold is chosen to maximise on the validation rows.
@@ -172,6 +202,7 @@ impl TrainParams {
             recipe: String::new(),
             data: String::new(),
             threshold_objective: ThresholdObjective::F1,
+            threshold_rows: ThresholdRows::Validation,
         }
     }
 
@@ -285,9 +316,15 @@ impl TrainParams {
     }
 
     /// Data description recorded in the model's provenance. Default: empty.
-    /// What the threshold maximises on the validation rows. Default: [`ThresholdObjective::F1`].
+    /// What the threshold maximises. Default: [`ThresholdObjective::F1`].
     pub fn threshold_objective(mut self, objective: ThresholdObjective) -> Self {
         self.threshold_objective = objective;
+        self
+    }
+
+    /// Which rows the threshold is chosen on. Default: [`ThresholdRows::Validation`].
+    pub fn threshold_rows(mut self, rows: ThresholdRows) -> Self {
+        self.threshold_rows = rows;
         self
     }
 
@@ -390,6 +427,17 @@ impl TrainParams {
     /// The parameters that shaped the model, as recorded in its provenance (the recipe and
     /// data are recorded beside them).
     pub fn to_json(&self) -> serde_json::Value {
+        let mut json = self.shape_json();
+        // Recorded only when it is not the default, so that models made before the
+        // option existed keep their provenance.
+        if self.threshold_rows != ThresholdRows::Validation {
+            json["threshold_rows"] = serde_json::to_value(self.threshold_rows)
+                .expect("an enum of unit variants serialises");
+        }
+        json
+    }
+
+    fn shape_json(&self) -> serde_json::Value {
         match self.model {
             ModelType::Logistic => serde_json::json!({
                 "model": self.model,

@@ -10,7 +10,8 @@
 use ndarray::Array2;
 
 use super::{
-    Dataset, ModelType, TrainParams, TrainReport, group_kfold, group_split, train_on_rows,
+    Dataset, ModelType, ThresholdRows, TrainParams, TrainReport, group_kfold, group_split,
+    train_on_rows,
 };
 use crate::lines::PATH_LEVELS;
 use crate::model::Model;
@@ -47,6 +48,9 @@ pub struct StackParams {
     /// instead, trained towards the ensemble's averaged scores on the training rows
     /// (distillation), which keeps most of the ensemble's steadiness at the cost of one.
     pub distill: bool,
+    /// Which rows the second stage's threshold is chosen on (the first stage's is
+    /// [`TrainParams::threshold_rows`]).
+    pub threshold_rows: ThresholdRows,
 }
 
 impl Default for StackParams {
@@ -62,6 +66,7 @@ impl Default for StackParams {
             repeats: false,
             ensemble: 1,
             distill: false,
+            threshold_rows: ThresholdRows::Validation,
         }
     }
 }
@@ -69,7 +74,7 @@ impl Default for StackParams {
 impl StackParams {
     /// The parameters as JSON, for a model's provenance.
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
+        let mut json = serde_json::json!({
             "lookahead": self.lookahead,
             "inner_folds": self.inner_folds,
             "model": self.model.name(),
@@ -80,7 +85,14 @@ impl StackParams {
             "repeats": self.repeats,
             "ensemble": self.ensemble,
             "distill": self.distill,
-        })
+        });
+        // Only when not the default, so that models made before the option keep their
+        // provenance.
+        if self.threshold_rows != ThresholdRows::Validation {
+            json["threshold_rows"] = serde_json::to_value(self.threshold_rows)
+                .expect("an enum of unit variants serialises");
+        }
+        json
     }
 }
 
@@ -353,6 +365,7 @@ pub fn train_stacked(
     p2.model = stack_params.model;
     p2.hidden = stack_params.hidden.clone();
     p2.context = 0;
+    p2.threshold_rows = stack_params.threshold_rows;
     p2.check()?;
     if stack_params.distill && stack_params.ensemble < 2 {
         return Err(Error::Training(format!(
@@ -588,7 +601,7 @@ fn averaged(
     let y_val: Vec<bool> = val_rows.iter().map(|&i| data.y[i]).collect();
     let scores = model.score_batch(raw_val.view()).to_vec();
     let (threshold, validation) =
-        super::metrics::best_threshold(&scores, &y_val, params.threshold_objective);
+        super::choose_threshold(&model, data, train_rows, (&scores, &y_val), params);
     model.threshold = threshold;
     report.threshold = threshold;
     report.validation = validation;

@@ -136,6 +136,7 @@ pub fn small_stack_params(lookahead: usize, page: bool) -> (TrainParams, StackPa
         repeats: false,
         ensemble: 1,
         distill: false,
+        threshold_rows: mainline::train::ThresholdRows::Validation,
     };
     (params, stack)
 }
