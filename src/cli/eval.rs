@@ -117,6 +117,11 @@ pub struct Args {
     #[arg(long, default_value_t = 1e-3)]
     learning_rate: f64,
 
+    /// Share of each fold's training sites held out for validation (early stopping and,
+    /// unless --threshold-rows all, the threshold).
+    #[arg(long, default_value_t = 0.2)]
+    val_fraction: f64,
+
     #[command(flatten)]
     stack: StackArgs,
 
@@ -226,6 +231,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .l2(args.l2)
                 .site_lines(args.site_lines)
                 .learning_rate(args.learning_rate)
+                .val_fraction(args.val_fraction)
                 .threshold_objective(args.threshold_objective)
                 .threshold_rows(args.threshold_rows)
                 .seed(args.seed),
