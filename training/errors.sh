@@ -5,12 +5,13 @@
 # misclassified lines between each page's first and last content line and outside it,
 # before the page's first <h1>, and on short lines; then how many errors better thresholds
 # would leave: the best one per fold and the best one per page, both chosen on the held-out
-# lines themselves (bounds, not recipes).
+# lines themselves (bounds, not recipes); last, the share of the errors held by the pages
+# with the most of them.
 # Usage: training/errors.sh   (CORPUS=DIR, SEED=N)
 source "$(dirname "$0")/common.sh"
 LINES="$WORK/cv-default-lines.csv"
 "$MAINLINE" eval --lines "$DATA" --corpus "$CORPUS" --folds 5 --seed "${SEED:-42}" \
-  --threshold-objective accuracy --stack-features base --site-lines 1000 \
+  --threshold-objective accuracy --stack-threshold-rows all --stack-features base --site-lines 1000 \
   --repeats --stack-ensemble 8 --stack-distill \
   --recipe mlp/full/1/page8 --per-line "$LINES"
 # Columns: method, doc, group, fold, line, label, keep, score, threshold, heading_level,
@@ -55,3 +56,8 @@ function best(errors, key,   k, b) {
   for (k = 0; k <= 100; k++) if (errors[key, k] < b) b = errors[key, k]
   return b
 }' "$LINES"
+# How concentrated the errors are: the share held by the pages with the most of them.
+awk -F, 'NR > 1 && $6 != $7 { wrong[$2]++ } END { for (d in wrong) print wrong[d] }' "$LINES" \
+  | sort -rn | awk '
+{ total += $1; if (NR == 10) top10 = total; if (NR == 100) top100 = total }
+END { printf "%d pages have misclassified lines; the 10 with the most hold %.1f%% of them, the 100 with the most %.1f%%\n", NR, 100 * top10 / total, 100 * top100 / total }'
