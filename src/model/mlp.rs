@@ -161,10 +161,7 @@ fn forward_in<'a>(
     mut next: &'a mut [f32],
 ) -> f32 {
     let mut width = row.len();
-    let standardised = row.iter().zip(&scaler.mean).zip(&scaler.std);
-    for (z, ((x, m), s)) in cur.iter_mut().zip(standardised) {
-        *z = (x - m) / s;
-    }
+    scaler.standardise_into(row, cur);
     for layer in layers {
         let out = layer.outputs();
         layer_forward(layer, &cur[..width], &mut next[..out]);

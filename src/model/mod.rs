@@ -186,6 +186,14 @@ impl Scaler {
             std: vec![1.0; n],
         }
     }
+
+    /// Writes the standardised values of `row` into `out`, as many as both hold.
+    pub(crate) fn standardise_into(&self, row: &[f32], out: &mut [f32]) {
+        let standardised = row.iter().zip(&self.mean).zip(&self.std);
+        for (z, ((x, m), s)) in out.iter_mut().zip(standardised) {
+            *z = (x - m) / s;
+        }
+    }
 }
 
 /// How a model was made. Unknown keys are kept in [`Provenance::extra`] so that a file

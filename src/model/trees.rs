@@ -89,11 +89,8 @@ pub(crate) fn logit(trees: &[Tree], bias: f32, z: &[f32]) -> f32 {
 
 /// The score of a raw row: standardised with `scaler`, then [`logit`] through the sigmoid.
 pub(crate) fn score(trees: &[Tree], bias: f32, scaler: &Scaler, row: &[f32]) -> f32 {
-    let z: Vec<f32> = row
-        .iter()
-        .zip(scaler.mean.iter().zip(&scaler.std))
-        .map(|(x, (m, s))| (x - m) / s)
-        .collect();
+    let mut z = vec![0.0; row.len()];
+    scaler.standardise_into(row, &mut z);
     sigmoid(logit(trees, bias, &z))
 }
 

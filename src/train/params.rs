@@ -135,6 +135,17 @@ pub enum ThresholdRows {
     All,
 }
 
+impl ThresholdRows {
+    /// Adds `"threshold_rows"` to the provenance object `json` unless it is the default,
+    /// so that models made before the option existed keep their provenance.
+    pub(crate) fn record_in(self, json: &mut serde_json::Value) {
+        if self != ThresholdRows::Validation {
+            json["threshold_rows"] =
+                serde_json::to_value(self).expect("an enum of unit variants serialises");
+        }
+    }
+}
+
 impl std::str::FromStr for ThresholdRows {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
@@ -428,12 +439,7 @@ impl TrainParams {
     /// data are recorded beside them).
     pub fn to_json(&self) -> serde_json::Value {
         let mut json = self.shape_json();
-        // Recorded only when it is not the default, so that models made before the
-        // option existed keep their provenance.
-        if self.threshold_rows != ThresholdRows::Validation {
-            json["threshold_rows"] = serde_json::to_value(self.threshold_rows)
-                .expect("an enum of unit variants serialises");
-        }
+        self.threshold_rows.record_in(&mut json);
         json
     }
 

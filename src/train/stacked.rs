@@ -86,12 +86,7 @@ impl StackParams {
             "ensemble": self.ensemble,
             "distill": self.distill,
         });
-        // Only when not the default, so that models made before the option keep their
-        // provenance.
-        if self.threshold_rows != ThresholdRows::Validation {
-            json["threshold_rows"] = serde_json::to_value(self.threshold_rows)
-                .expect("an enum of unit variants serialises");
-        }
+        self.threshold_rows.record_in(&mut json);
         json
     }
 }
@@ -557,10 +552,15 @@ fn train_ensemble(
     k: usize,
     distill: bool,
 ) -> Result<(Model, TrainReport)> {
-    let (model, report) = averaged(data, train_rows, val_rows, params, k)?;
     if !distill || k < 2 {
-        return Ok((model, report));
+        return averaged(data, train_rows, val_rows, params, k);
     }
+    // The averaged teacher's own threshold is never used: the student chooses its own.
+    let teacher = TrainParams {
+        threshold_rows: ThresholdRows::Validation,
+        ..params.clone()
+    };
+    let (model, _) = averaged(data, train_rows, val_rows, &teacher, k)?;
     let targets: Vec<f32> = model
         .score_batch(data.x.select(ndarray::Axis(0), train_rows).view())
         .to_vec();
@@ -579,13 +579,18 @@ fn averaged(
     params: &TrainParams,
     k: usize,
 ) -> Result<(Model, TrainReport)> {
-    let (mut model, mut report) = train_on_rows(data, train_rows, val_rows, params, &mut |_| {})?;
     if k <= 1 {
-        return Ok((model, report));
+        return train_on_rows(data, train_rows, val_rows, params, &mut |_| {});
     }
+    // The members' own thresholds are never used: the average's is chosen below.
+    let member = TrainParams {
+        threshold_rows: ThresholdRows::Validation,
+        ..params.clone()
+    };
+    let (mut model, mut report) = train_on_rows(data, train_rows, val_rows, &member, &mut |_| {})?;
     let mut members = vec![model.kind.clone()];
     for i in 1..k {
-        let mut p = params.clone();
+        let mut p = member.clone();
         p.seed = params.seed.wrapping_add(i as u64);
         let (m, _) = train_on_rows(data, train_rows, val_rows, &p, &mut |_| {})?;
         if m.scaler != model.scaler {
@@ -606,6 +611,7 @@ fn averaged(
     report.threshold = threshold;
     report.validation = validation;
     report.validation_at_half = super::LineMetrics::new(scores.iter().map(|&s| s >= 0.5), &y_val);
+    model.provenance.params = params.to_json();
     model.provenance.validation =
         serde_json::to_value(&report).expect("a TrainReport has only plain values");
     Ok((model, report))
