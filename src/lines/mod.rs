@@ -55,9 +55,13 @@
 //! - Text is decoded (character references by the WHATWG rules, including legacy forms
 //!   without `;`) and whitespace is collapsed, except inside `<pre>`, where whitespace is
 //!   kept and every source line becomes a line.
-//! - The contents of `script`, `style`, `noscript`, `template`, `svg`, `math`, `head`,
-//!   `title`, `textarea`, `object` and comments never become text; their bytes count
-//!   towards the next line's `html_bytes`.
+//! - The contents of `script`, `style`, `template`, `svg`, `math`, `head`, `title`,
+//!   `textarea`, `object` and comments never become text; their bytes count towards the
+//!   next line's `html_bytes`.
+//! - `<noscript>` is read as a parser with scripting disabled reads it, as markup, and
+//!   breaks lines like a `<div>`: forum software such as Discourse serves every post of a
+//!   thread inside it (`lol_html`, which follows a browser with scripting enabled, reads it
+//!   as raw text; see `guard.rs`).
 //! - Lines without text are not emitted: their bytes roll into the next line, as in the seed
 //!   design, so a page of a million `<br>`s and no text yields no lines at all.
 //! - A line is split when its text reaches [`MAX_LINE_BYTES`], so memory stays bounded even

@@ -76,8 +76,8 @@ pub mod ctx {
     pub const LINK: u16 = 1 << 13;
     /// Inside `<figure>` or `<figcaption>`.
     pub const FIGURE: u16 = 1 << 14;
-    /// Inside an element whose content is not text: script, style, noscript, template,
-    /// svg, math, head-only elements. Text there never becomes part of a line.
+    /// Inside an element whose content is not text: script, style, template, svg, math,
+    /// head-only elements. Text there never becomes part of a line.
     pub const SKIP: u16 = 1 << 15;
     /// Number of bits in use.
     pub const COUNT: usize = 16;
@@ -227,8 +227,14 @@ pub(crate) fn classify(name: &str) -> TagInfo {
             closes_p: false,
             ..info(false, Other, ctx::LINK)
         },
-        "script" | "style" | "noscript" | "template" | "svg" | "math" | "head" | "title"
-        | "textarea" | "object" | "noembed" | "noframes" => TagInfo {
+        // Read as markup, as a parser with scripting disabled does: the fallback content
+        // shown in place of a scripted page (a forum thread, an article) is usually its text.
+        "noscript" => TagInfo {
+            closes_p: false,
+            ..info(true, Other, 0)
+        },
+        "script" | "style" | "template" | "svg" | "math" | "head" | "title" | "textarea"
+        | "object" | "noembed" | "noframes" => TagInfo {
             closes_p: false,
             ..info(false, Other, ctx::SKIP)
         },

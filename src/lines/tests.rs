@@ -42,9 +42,29 @@ fn character_references_are_decoded_including_legacy_forms() {
 #[test]
 fn scripts_styles_comments_and_title_never_become_text() {
     let html = "<html><head><title>T</title><style>p{}</style></head><body>\
-        <script>var x = '<p>no</p>';</script><!-- hidden --><noscript>ns</noscript>\
+        <script>var x = '<p>no</p>';</script><!-- hidden -->\
         <template><p>tpl</p></template><svg><text>s</text></svg><p>yes</p></body></html>";
     assert_eq!(texts(html), ["yes"]);
+}
+
+#[test]
+fn noscript_is_read_as_markup_as_with_scripting_disabled() {
+    // A Discourse thread: the posts are fallback content for readers without scripts.
+    let html = "<body><div id=app></div><noscript data-path=/t/1>\
+        <div class=post><p>First post, <b>bold</b> &amp; long.</p></div>\
+        <div class=post><p>A reply &lt;here&gt;.</p><script>no()</script></div></noscript>\
+        <p>after</p><noscript><img src=pixel.gif></noscript>x</body>";
+    assert_eq!(
+        texts(html),
+        ["First post, bold & long.", "A reply <here>.", "after", "x"]
+    );
+    let lines = split(html.as_bytes()).unwrap();
+    // Paragraph, post, noscript: two posts in one noscript element.
+    assert_ne!(lines[0].path[1], lines[1].path[1]);
+    assert_eq!(lines[0].path[2], lines[1].path[2]);
+    assert_ne!(lines[0].path[2], lines[2].path[1]);
+    // In the head, noscript content stays out of the text with the rest of the head.
+    assert!(texts("<head><noscript><p>h</p></noscript></head><p>b</p>") == ["b"]);
 }
 
 #[test]

@@ -8,18 +8,39 @@
 //! The view leaves out what a reader never sees as text: comments, doctypes, processing
 //! instructions, and the whole subtree of every element named in [`SKIPPED_ELEMENTS`].
 //! Every method therefore measures and outputs the page without them.
+//!
+//! Documents are parsed by [`parse_document`] as a browser with scripting disabled parses
+//! them, so the content of `<noscript>` is markup, as the line splitter reads it.
 
 use scraper::{Html, Node};
 
 /// Elements whose subtree contributes no text: scripts, styles, fallback content for
-/// disabled scripting or missing frames and plugins, inert templates and foreign
-/// (SVG, MathML) content.
-pub(crate) const SKIPPED_ELEMENTS: [&str; 9] = [
-    "script", "style", "noscript", "template", "svg", "math", "iframe", "noembed", "noframes",
+/// missing frames and plugins, inert templates and foreign (SVG, MathML) content.
+/// `noscript` is not among them: its content is read (see [`parse_document`]).
+pub(crate) const SKIPPED_ELEMENTS: [&str; 8] = [
+    "script", "style", "template", "svg", "math", "iframe", "noembed", "noframes",
 ];
 
+/// Parses `html` as a document, as a browser with scripting disabled does: the content of
+/// `<noscript>` becomes elements and text (in `<head>`, only what the head allows), where
+/// [`Html::parse_document`] would keep it as one raw text node. Forum software such as
+/// Discourse serves the posts of a thread there.
+pub(crate) fn parse_document(html: &str) -> Html {
+    use html5ever::driver::{self, ParseOpts};
+    use html5ever::tendril::TendrilSink;
+    use html5ever::tree_builder::TreeBuilderOpts;
+    let opts = ParseOpts {
+        tree_builder: TreeBuilderOpts {
+            scripting_enabled: false,
+            ..TreeBuilderOpts::default()
+        },
+        ..ParseOpts::default()
+    };
+    driver::parse_document(scraper::HtmlTreeSink::new(Html::new_document()), opts).one(html)
+}
+
 /// Elements that start and end a line of output.
-const BLOCK_ELEMENTS: [&str; 56] = [
+const BLOCK_ELEMENTS: [&str; 57] = [
     "address",
     "article",
     "aside",
@@ -58,6 +79,7 @@ const BLOCK_ELEMENTS: [&str; 56] = [
     "main",
     "menu",
     "nav",
+    "noscript",
     "ol",
     "optgroup",
     "option",
@@ -435,7 +457,7 @@ mod tests {
     use super::*;
 
     fn view(html: &str) -> (Html, String) {
-        let parsed = Html::parse_document(html);
+        let parsed = parse_document(html);
         let text = {
             let dom = Dom::new(&parsed);
             dom.render(0)
@@ -454,9 +476,18 @@ mod tests {
     fn scripts_styles_and_comments_are_not_text() {
         let (_, text) = view(
             "<head><style>p{}</style><script>var x;</script></head><body><!-- hidden -->\
-             <p>shown</p><noscript>enable js</noscript><svg><text>chart</text></svg></body>",
+             <p>shown</p><svg><text>chart</text></svg></body>",
         );
         assert_eq!(text, "shown");
+    }
+
+    #[test]
+    fn noscript_content_is_read_as_markup() {
+        let (_, text) = view(
+            "<head><noscript><style>p{}</style></noscript></head><body><div id=app></div>\
+             <noscript><div class=post><p>First <b>post</b></p></div><p>Reply</p></noscript></body>",
+        );
+        assert_eq!(text, "First post\nReply");
     }
 
     #[test]

@@ -71,7 +71,7 @@ pub fn count_sentences(text: &str) -> usize {
 
 /// The main text of `html` by eatiht. One block per line.
 pub fn extract(html: &str) -> String {
-    let parsed = scraper::Html::parse_document(html);
+    let parsed = crate::methods::dom::parse_document(html);
     let dom = Dom::new(&parsed);
     let Some(body) = dom.body() else {
         return String::new();

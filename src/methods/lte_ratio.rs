@@ -42,7 +42,7 @@ static WORD: LazyLock<Regex> =
 
 /// The main text of `html` by the LTE text-to-markup ratio. One block per line.
 pub fn extract(html: &str) -> String {
-    let parsed = scraper::Html::parse_document(html);
+    let parsed = crate::methods::dom::parse_document(html);
     let dom = Dom::new(&parsed);
     if let Some(article) = dom.first_element("article") {
         return dom.render(article);

@@ -12,8 +12,9 @@
 //! | [`Method::Eatiht`] | the element whose children hold most sentences of lengthy text ([`eatiht`]) |
 //! | [`Method::LteRatio`] | an `<article>`, else the wordiest of the `div`s densest in text ([`lte_ratio`]) |
 //!
-//! All of them share the same text conventions: script, style, noscript, template, SVG,
-//! MathML, frame fallback and comment content never appears in the output; whitespace
+//! All of them share the same text conventions: script, style, template, SVG, MathML,
+//! frame fallback and comment content never appears in the output; `<noscript>` content
+//! is read as markup, as with scripting disabled (and by the line splitter); whitespace
 //! is collapsed within a block; block-level elements (`p`, `div`, `li`, headings, table
 //! cells, `br`, ...) start new lines; the output has no empty lines and no trailing
 //! newline. Entities are decoded by the parser. A page without a body or without text

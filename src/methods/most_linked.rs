@@ -35,7 +35,7 @@ pub const IGNORED_ELEMENTS: [&str; 2] = ["script", "a"];
 
 /// The main text of `html` by the most-linked node. One block per line.
 pub fn extract(html: &str) -> String {
-    let parsed = scraper::Html::parse_document(html);
+    let parsed = crate::methods::dom::parse_document(html);
     let dom = Dom::new(&parsed);
     let tree = PrunedTree::new(&dom);
     match tree.most_linked() {
@@ -49,7 +49,7 @@ pub fn extract(html: &str) -> String {
 /// `child -> parent` edge per link, and the most-linked node drawn
 /// `style=filled color=lightblue`. Node names are positions in document order.
 pub fn dot(html: &str) -> String {
-    let parsed = scraper::Html::parse_document(html);
+    let parsed = crate::methods::dom::parse_document(html);
     let dom = Dom::new(&parsed);
     let tree = PrunedTree::new(&dom);
     let chosen = tree.most_linked();

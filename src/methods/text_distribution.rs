@@ -77,7 +77,7 @@ pub fn extract(html: &str) -> String {
 
 /// The main text of `html` by text distribution, with `LV` measured by `spread`.
 pub fn extract_with(html: &str, spread: Spread) -> String {
-    let parsed = scraper::Html::parse_document(html);
+    let parsed = crate::methods::dom::parse_document(html);
     let dom = Dom::new(&parsed);
     match choose(&dom, spread) {
         Some(node) => dom.render(node),
