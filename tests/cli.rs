@@ -427,6 +427,25 @@ fn the_threshold_can_be_chosen_on_all_sites_and_is_recorded() {
 }
 
 #[test]
+fn a_wrong_second_stage_threshold_objective_is_refused_with_the_accepted_ones() {
+    // What the option does is pinned in tests/two_stage.rs; here, its parsing.
+    let dir = scratch();
+    train_separable(
+        &dir.path().join("m.json"),
+        &[
+            "--model",
+            "mlp",
+            "--stack",
+            "2",
+            "--stack-threshold-objective",
+            "recall",
+        ],
+    )
+    .code(2)
+    .stderr(predicate::str::contains("use f1 or accuracy"));
+}
+
+#[test]
 fn a_model_expecting_other_features_is_rejected_with_their_names() {
     let dir = scratch();
     let model = dir.path().join("m.json");

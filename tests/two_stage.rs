@@ -12,7 +12,8 @@ use common::{decide_in, fragment, hand_made_two_stage, small_stack_params, train
 use mainline::extract::{Extractor, ModelScorer, Scorer};
 use mainline::model::Model;
 use mainline::train::{
-    self, StackParams, StageInputs, ThresholdRows, TrainParams, decide_stacked, read_labelled_csv,
+    self, StackParams, StageInputs, ThresholdObjective, ThresholdRows, TrainParams, decide_stacked,
+    read_labelled_csv,
 };
 use proptest::prelude::*;
 
@@ -153,6 +154,50 @@ fn the_second_stage_can_choose_its_threshold_on_all_its_rows() {
     let decided = decide_stacked(&by_all, &data, &inputs, &rows);
     let right = decided.iter().zip(&data.y).filter(|(a, b)| a == b).count();
     assert!(right as f64 / data.len() as f64 > 0.9, "{right} right");
+}
+
+#[test]
+fn the_second_stage_can_choose_its_threshold_for_another_objective() {
+    // Every second line labelled content: no threshold separates them, and the one with
+    // the best F1 keeps more lines than the one with the fewest errors.
+    let mut data = read_labelled_csv(&separable(), None).unwrap();
+    for (i, y) in data.y.iter_mut().enumerate() {
+        *y |= i % 2 == 0;
+    }
+    let inputs = StageInputs::of(&data, &["density".into(), "ln_text_bytes".into()]).unwrap();
+    let (params, mut stack_params) = small_params();
+    let rows: Vec<usize> = (0..data.len()).collect();
+    let train = |p: &TrainParams, sp: &StackParams| {
+        train::train_stacked(&data, &inputs, &rows, p, sp, &mut |_| {})
+            .unwrap()
+            .0
+    };
+    let for_f1 = train(&params, &stack_params);
+    let accuracy = params
+        .clone()
+        .threshold_objective(ThresholdObjective::Accuracy);
+    let for_accuracy = train(&accuracy, &stack_params);
+    stack_params.threshold_objective = Some(ThresholdObjective::Accuracy);
+    let mixed = train(&params, &stack_params);
+    let s2 = |m: &Model| {
+        let s = m.stack.as_ref().unwrap();
+        (s.threshold, s.kind.clone())
+    };
+    // The objectives disagree on these lines, or the test could not tell them apart.
+    assert_ne!(s2(&for_f1).0, s2(&for_accuracy).0);
+    // The first stage follows the first objective, the second stage its own; the weights
+    // are the same throughout.
+    assert_eq!(mixed.threshold, for_f1.threshold);
+    assert_eq!(mixed.kind, for_f1.kind);
+    assert_eq!(s2(&mixed), s2(&for_accuracy));
+    let p = &mixed.provenance.params;
+    assert_eq!(p["stack"]["threshold_objective"], "accuracy");
+    assert_eq!(p["threshold_objective"], "f1");
+    assert!(
+        for_f1.provenance.params["stack"]
+            .get("threshold_objective")
+            .is_none()
+    );
 }
 
 #[test]

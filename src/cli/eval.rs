@@ -869,6 +869,13 @@ pub(crate) struct StackArgs {
     /// `validation` or `all` (as --threshold-rows, which sets the first stage's).
     #[arg(long, default_value = "validation")]
     stack_threshold_rows: ThresholdRows,
+
+    /// Two-stage models: what the second stage's threshold maximises, `f1` or `accuracy`.
+    /// By default that of --threshold-objective; given, --threshold-objective sets the first
+    /// stage's alone (which, with --page, decides only blocks shorter than
+    /// --page-min-lines: short pages, mostly content, where `f1` keeps more of it).
+    #[arg(long, value_name = "OBJECTIVE")]
+    stack_threshold_objective: Option<ThresholdObjective>,
 }
 
 impl StackArgs {
@@ -886,6 +893,7 @@ impl StackArgs {
             ensemble: self.stack_ensemble as usize,
             distill: self.stack_distill,
             threshold_rows: self.stack_threshold_rows,
+            threshold_objective: self.stack_threshold_objective,
         })
     }
 }

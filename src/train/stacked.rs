@@ -10,8 +10,8 @@
 use ndarray::Array2;
 
 use super::{
-    Dataset, ModelType, ThresholdRows, TrainParams, TrainReport, group_kfold, group_split,
-    train_on_rows,
+    Dataset, ModelType, ThresholdObjective, ThresholdRows, TrainParams, TrainReport, group_kfold,
+    group_split, train_on_rows,
 };
 use crate::lines::PATH_LEVELS;
 use crate::model::Model;
@@ -51,6 +51,12 @@ pub struct StackParams {
     /// Which rows the second stage's threshold is chosen on (the first stage's is
     /// [`TrainParams::threshold_rows`]).
     pub threshold_rows: ThresholdRows,
+    /// What the second stage's threshold maximises; `None`: the first stage's
+    /// [`TrainParams::threshold_objective`]. With page inputs, the first stage's threshold
+    /// decides only blocks of fewer than [`StackParams::min_block_lines`] lines, short
+    /// pages that are mostly content, where recall ([`ThresholdObjective::F1`]) serves
+    /// better than the fewest misclassified lines over long pages.
+    pub threshold_objective: Option<ThresholdObjective>,
 }
 
 impl Default for StackParams {
@@ -67,6 +73,7 @@ impl Default for StackParams {
             ensemble: 1,
             distill: false,
             threshold_rows: ThresholdRows::Validation,
+            threshold_objective: None,
         }
     }
 }
@@ -87,6 +94,10 @@ impl StackParams {
             "distill": self.distill,
         });
         self.threshold_rows.record_in(&mut json);
+        if let Some(objective) = self.threshold_objective {
+            json["threshold_objective"] =
+                serde_json::to_value(objective).expect("an enum of unit variants serialises");
+        }
         json
     }
 }
@@ -361,6 +372,9 @@ pub fn train_stacked(
     p2.hidden = stack_params.hidden.clone();
     p2.context = 0;
     p2.threshold_rows = stack_params.threshold_rows;
+    if let Some(objective) = stack_params.threshold_objective {
+        p2.threshold_objective = objective;
+    }
     p2.check()?;
     if stack_params.distill && stack_params.ensemble < 2 {
         return Err(Error::Training(format!(

@@ -137,6 +137,7 @@ pub fn small_stack_params(lookahead: usize, page: bool) -> (TrainParams, StackPa
         ensemble: 1,
         distill: false,
         threshold_rows: mainline::train::ThresholdRows::Validation,
+        threshold_objective: None,
     };
     (params, stack)
 }
