@@ -19,7 +19,8 @@ source "$(dirname "$0")/common.sh"
   --json "$WORK/cv-accuracy.json" --per-page "$WORK/cv-accuracy-pages.csv" \
   | tee "$WORK/cv-accuracy.txt"
 "$MAINLINE" eval --lines "$DATA" --corpus "$CORPUS" --folds 5 --seed 42 \
-  --threshold-objective accuracy --stack-threshold-rows all --stack-features base --site-lines 1000 \
+  --threshold-objective f1 --stack-threshold-objective accuracy --stack-threshold-rows all \
+  --stack-features base --site-lines 1000 \
   --stack-ensemble 8 --stack-distill \
   --repeats \
   --recipe threshold --recipe mlp/full/1/page8 \

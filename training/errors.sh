@@ -11,7 +11,8 @@
 source "$(dirname "$0")/common.sh"
 LINES="$WORK/cv-default-lines.csv"
 "$MAINLINE" eval --lines "$DATA" --corpus "$CORPUS" --folds 5 --seed "${SEED:-42}" \
-  --threshold-objective accuracy --stack-threshold-rows all --stack-features base --site-lines 1000 \
+  --threshold-objective f1 --stack-threshold-objective accuracy --stack-threshold-rows all \
+  --stack-features base --site-lines 1000 \
   --repeats --stack-ensemble 8 --stack-distill \
   --recipe mlp/full/1/page8 --per-line "$LINES"
 # Columns: method, doc, group, fold, line, label, keep, score, threshold, heading_level,
