@@ -140,8 +140,7 @@ impl ThresholdRows {
     /// so that models made before the option existed keep their provenance.
     pub(crate) fn record_in(self, json: &mut serde_json::Value) {
         if self != ThresholdRows::Validation {
-            json["threshold_rows"] =
-                serde_json::to_value(self).expect("an enum of unit variants serialises");
+            json["threshold_rows"] = serde_json::json!(self);
         }
     }
 }
@@ -159,7 +158,7 @@ impl std::str::FromStr for ThresholdRows {
     }
 }
 
-/// What the decision threshold is chosen to maximise on the validation rows.
+/// What the decision threshold is chosen to maximise (on the rows [`ThresholdRows`] names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ThresholdObjective {

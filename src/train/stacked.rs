@@ -95,8 +95,7 @@ impl StackParams {
         });
         self.threshold_rows.record_in(&mut json);
         if let Some(objective) = self.threshold_objective {
-            json["threshold_objective"] =
-                serde_json::to_value(objective).expect("an enum of unit variants serialises");
+            json["threshold_objective"] = serde_json::json!(objective);
         }
         json
     }
@@ -372,9 +371,9 @@ pub fn train_stacked(
     p2.hidden = stack_params.hidden.clone();
     p2.context = 0;
     p2.threshold_rows = stack_params.threshold_rows;
-    if let Some(objective) = stack_params.threshold_objective {
-        p2.threshold_objective = objective;
-    }
+    p2.threshold_objective = stack_params
+        .threshold_objective
+        .unwrap_or(params.threshold_objective);
     p2.check()?;
     if stack_params.distill && stack_params.ensemble < 2 {
         return Err(Error::Training(format!(
@@ -570,11 +569,7 @@ fn train_ensemble(
         return averaged(data, train_rows, val_rows, params, k);
     }
     // The averaged teacher's own threshold is never used: the student chooses its own.
-    let teacher = TrainParams {
-        threshold_rows: ThresholdRows::Validation,
-        ..params.clone()
-    };
-    let (model, _) = averaged(data, train_rows, val_rows, &teacher, k)?;
+    let (model, _) = averaged(data, train_rows, val_rows, &threshold_unread(params), k)?;
     let targets: Vec<f32> = model
         .score_batch(data.x.select(ndarray::Axis(0), train_rows).view())
         .to_vec();
@@ -583,9 +578,19 @@ fn train_ensemble(
     super::train_rows_towards(data, train_rows, val_rows, Some(&targets), &p, &mut |_| {})
 }
 
+/// `params` for a model whose own threshold nobody reads (an ensemble's member, a
+/// distilled stage's teacher): the threshold is searched on the validation rows alone, the
+/// cheapest search, whatever `params.threshold_rows` says.
+fn threshold_unread(params: &TrainParams) -> TrainParams {
+    TrainParams {
+        threshold_rows: ThresholdRows::Validation,
+        ..params.clone()
+    }
+}
+
 /// `k` models trained on the same rows from seeds `params.seed`, `params.seed + 1`, …, as
-/// one MLP whose logit is the mean of theirs, with its threshold chosen again on the
-/// validation rows. `k = 1`: [`train_on_rows`].
+/// one MLP whose logit is the mean of theirs, with its threshold chosen again (on the rows
+/// `params.threshold_rows` names). `k = 1`: [`train_on_rows`].
 fn averaged(
     data: &Dataset,
     train_rows: &[usize],
@@ -597,10 +602,7 @@ fn averaged(
         return train_on_rows(data, train_rows, val_rows, params, &mut |_| {});
     }
     // The members' own thresholds are never used: the average's is chosen below.
-    let member = TrainParams {
-        threshold_rows: ThresholdRows::Validation,
-        ..params.clone()
-    };
+    let member = threshold_unread(params);
     let (mut model, mut report) = train_on_rows(data, train_rows, val_rows, &member, &mut |_| {})?;
     let mut members = vec![model.kind.clone()];
     for i in 1..k {
