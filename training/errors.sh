@@ -5,8 +5,11 @@
 # misclassified lines between each page's first and last content line and outside it,
 # before the page's first <h1>, and on short lines; then how many errors better thresholds
 # would leave: the best one per fold and the best one per page, both chosen on the held-out
-# lines themselves (bounds, not recipes); last, the share of the errors held by the pages
-# with the most of them.
+# lines themselves (bounds, not recipes); the share of the errors held by the pages with the
+# most of them; last, two measures of what the gold text asks for: how many errors would
+# remain if every line outside the element holding all of a page's content lines were
+# dropped (a perfect choice of the content's container, a bound), and whether the gold text
+# keeps the code listings (`<pre>` lines) of the pages that have them, by page type.
 # Usage: training/errors.sh   (CORPUS=DIR, SEED=N)
 source "$(dirname "$0")/common.sh"
 LINES="$WORK/cv-default-lines.csv"
@@ -14,7 +17,7 @@ LINES="$WORK/cv-default-lines.csv"
   --threshold-objective f1 --stack-threshold-objective accuracy --stack-threshold-rows all \
   --stack-features base --site-lines 1000 \
   --repeats --stack-ensemble 8 --stack-distill \
-  --recipe mlp/full/1/page8 --per-line "$LINES"
+  --recipe mlp/full/1/page8 --per-line "$LINES" --per-page "$WORK/cv-default-pages.csv"
 # Columns: method, doc, group, fold, line, label, keep, score, threshold, heading_level,
 # text_bytes, text (last, so splitting at commas leaves the first eleven intact).
 awk -F, '
@@ -62,3 +65,46 @@ awk -F, 'NR > 1 && $6 != $7 { wrong[$2]++ } END { for (d in wrong) print wrong[d
   | sort -rn | awk '
 { total += $1; if (NR == 10) top10 = total; if (NR == 100) top100 = total }
 END { printf "%d pages have misclassified lines; the 10 with the most hold %.1f%% of them, the 100 with the most %.1f%%\n", NR, 100 * top10 / total, 100 * top100 / total }'
+# The container bound and the code listings: reads each line's `path` (the serial numbers of
+# its 16 nearest enclosing elements, nearest first) and `tag_pre` from the labelled CSV and
+# each page's type from the per-page file. The container of a page is the nearest element
+# on the first content line's path that every content line's path holds; pages whose content
+# lines share none of their 16 listed elements keep their decisions.
+awk -F, '
+FILENAME == ARGV[1] { if (FNR > 1) type[$1] = $3; next }
+FILENAME == ARGV[2] {
+  if (FNR == 1) { for (i = 1; i <= NF; i++) col[$i] = i; next }
+  id = $(col["doc"]) SUBSEP ($(col["line"]) + 0)
+  path[id] = " " $(col["path"]) " "; pre[id] = $(col["tag_pre"]) + 0
+  next
+}
+FNR == 1 { next }
+{
+  n++; doc[n] = $2; key[n] = $2 SUBSEP ($5 + 0); label[n] = $6 + 0; keep[n] = $7 + 0
+  if (label[n] == 1) {
+    if (!($2 in first)) first[$2] = path[key[n]]
+    contents[$2]++; m = split(path[key[n]], elems, " ")
+    for (j = 1; j <= m; j++) holds[$2, elems[j]]++
+  }
+  if (pre[key[n]]) { pre_lines[$2]++; pre_content[$2] += label[n] }
+}
+END {
+  for (d in first) {
+    m = split(first[d], elems, " ")
+    for (j = 1; j <= m; j++) if (holds[d, elems[j]] == contents[d]) { container[d] = " " elems[j] " "; break }
+  }
+  for (r = 1; r <= n; r++) {
+    d = doc[r]; decision = keep[r]
+    if ((d in container) && index(path[key[r]], container[d]) == 0) decision = 0
+    bound += decision != label[r]; errors += keep[r] != label[r]
+  }
+  printf "dropping every line outside the element that holds all of its page'\''s content lines: %d misclassified (now %d)\n", bound, errors
+  for (d in pre_lines) if (pre_lines[d] >= 5) {
+    share = pre_content[d] / pre_lines[d]
+    kind = share > 0.8 ? "keeps" : share < 0.2 ? "drops" : "keeps part of"
+    listings[type[d] ": the gold text " kind " them"]++
+  }
+  print "pages with at least 5 lines of <pre> (code listings), by type:"
+  for (k in listings) printf "  %s: %d\n", k, listings[k] | "sort"
+  close("sort")
+}' "$WORK/cv-default-pages.csv" "$DATA" "$LINES"
