@@ -9,7 +9,8 @@
 # most of them; last, two measures of what the gold text asks for: how many errors would
 # remain if every line outside the element holding all of a page's content lines were
 # dropped (a perfect choice of the content's container, a bound), and whether the gold text
-# keeps the code listings (`<pre>` lines) of the pages that have them, by page type.
+# keeps the code listings (`<pre>` lines) and the tables of the pages that have them, by page
+# type.
 # Usage: training/errors.sh   (CORPUS=DIR, SEED=N)
 source "$(dirname "$0")/common.sh"
 LINES="$WORK/cv-default-lines.csv"
@@ -65,17 +66,17 @@ awk -F, 'NR > 1 && $6 != $7 { wrong[$2]++ } END { for (d in wrong) print wrong[d
   | sort -rn | awk '
 { total += $1; if (NR == 10) top10 = total; if (NR == 100) top100 = total }
 END { printf "%d pages have misclassified lines; the 10 with the most hold %.1f%% of them, the 100 with the most %.1f%%\n", NR, 100 * top10 / total, 100 * top100 / total }'
-# The container bound and the code listings: reads each line's `path` (the serial numbers of
-# its 16 nearest enclosing elements, nearest first) and `tag_pre` from the labelled CSV and
-# each page's type from the per-page file. The container of a page is the nearest element
-# on the first content line's path that every content line's path holds; pages whose content
-# lines share none of their 16 listed elements keep their decisions.
+# The container bound, code listings and tables: reads each line's `path` (the serial numbers
+# of its 16 nearest enclosing elements, nearest first), `tag_pre` and `tag_cell` from the
+# labelled CSV and each page's type from the per-page file. The container of a page is the
+# nearest element on the first content line's path that every content line's path holds;
+# pages whose content lines share none of their 16 listed elements keep their decisions.
 awk -F, '
 FILENAME == ARGV[1] { if (FNR > 1) type[$1] = $3; next }
 FILENAME == ARGV[2] {
   if (FNR == 1) { for (i = 1; i <= NF; i++) col[$i] = i; next }
   id = $(col["doc"]) SUBSEP ($(col["line"]) + 0)
-  path[id] = " " $(col["path"]) " "; pre[id] = $(col["tag_pre"]) + 0
+  path[id] = " " $(col["path"]) " "; pre[id] = $(col["tag_pre"]) + 0; cell[id] = $(col["tag_cell"]) + 0
   next
 }
 FNR == 1 { next }
@@ -87,6 +88,7 @@ FNR == 1 { next }
     for (j = 1; j <= m; j++) holds[$2, elems[j]]++
   }
   if (pre[key[n]]) { pre_lines[$2]++; pre_content[$2] += label[n] }
+  if (cell[key[n]]) { cell_lines[$2]++; cell_content[$2] += label[n] }
 }
 END {
   for (d in first) {
@@ -99,12 +101,16 @@ END {
     bound += decision != label[r]; errors += keep[r] != label[r]
   }
   printf "dropping every line outside the element that holds all of its page'\''s content lines: %d misclassified (now %d)\n", bound, errors
-  for (d in pre_lines) if (pre_lines[d] >= 5) {
-    share = pre_content[d] / pre_lines[d]
+  conventions("<pre> (code listings)", pre_lines, pre_content)
+  conventions("table cells", cell_lines, cell_content)
+}
+function conventions(what, lines, content,   d, share, kind, counts, k) {
+  for (d in lines) if (lines[d] >= 5) {
+    share = content[d] / lines[d]
     kind = share > 0.8 ? "keeps" : share < 0.2 ? "drops" : "keeps part of"
-    listings[type[d] ": the gold text " kind " them"]++
+    counts[type[d] ": the gold text " kind " them"]++
   }
-  print "pages with at least 5 lines of <pre> (code listings), by type:"
-  for (k in listings) printf "  %s: %d\n", k, listings[k] | "sort"
+  print "pages with at least 5 lines of " what ", by type:"
+  for (k in counts) printf "  %s: %d\n", k, counts[k] | "sort"
   close("sort")
 }' "$WORK/cv-default-pages.csv" "$DATA" "$LINES"
