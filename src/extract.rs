@@ -432,6 +432,35 @@ impl Extractor {
         &self.splitter
     }
 
+    /// Whether to collect the page's metadata as it is read (off by default; see
+    /// [`crate::meta`]). Set it before the first [`Extractor::write`].
+    pub fn with_metadata(mut self, yes: bool) -> Self {
+        self.splitter = std::mem::take(&mut self.splitter).with_metadata(yes);
+        self
+    }
+
+    /// The metadata collected so far, when asked for with [`Extractor::with_metadata`]:
+    /// what the head gives once [`Splitter::head_done`] (the splitter holds the first
+    /// bytes back until the encoding is known, see [`Splitter::write`]), all of it after
+    /// [`Extractor::end`].
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mainline::extract::{Extractor, ModelScorer};
+    ///
+    /// let mut ex = Extractor::new(Arc::new(ModelScorer::builtin())).with_metadata(true);
+    /// ex.write(b"<head><title>Tides | Sea Notes</title>")?;
+    /// ex.write(b"<meta property=og:site_name content='Sea Notes'></head>")?;
+    /// ex.write(b"<body><p>The tide comes in twice a day.</p>")?;
+    /// ex.end()?;
+    /// assert!(ex.splitter().head_done());
+    /// assert_eq!(ex.metadata().unwrap().title.as_deref(), Some("Tides"));
+    /// # Ok::<(), mainline::Error>(())
+    /// ```
+    pub fn metadata(&self) -> Option<crate::meta::Metadata> {
+        self.splitter.metadata()
+    }
+
     fn pump(&mut self) {
         while let Some(line) = self.splitter.next_line() {
             let f = LineFeatures::of(&line);

@@ -9,6 +9,7 @@ pub mod extract;
 pub mod features;
 pub mod input;
 pub mod lines;
+pub mod meta;
 pub mod methods;
 pub mod model;
 pub mod stack;

@@ -369,6 +369,8 @@ struct State {
     node: Option<TextKind>,
     /// Scratch space for decoded text.
     decoded: String,
+    /// The page's metadata, when collected ([`Splitter::with_metadata`]).
+    meta: Option<Box<crate::meta::Collector>>,
 }
 
 const OVERFLOW_ID: u32 = u32::MAX;
@@ -402,7 +404,16 @@ impl State {
                         self.tokenizer_open.push(tracked);
                     }
                 }
-                Piece::End(end) => self.end_tags(*end),
+                Piece::End(end) => {
+                    if let Some(m) = self.meta.as_deref_mut() {
+                        if let Some(from) = m.capture_next() {
+                            m.bytes(bytes(from, end.start), from);
+                        }
+                        let encoding = self.encoding.unwrap_or(encoding_rs::UTF_8);
+                        m.end_tag(end.depth, end.start, encoding);
+                    }
+                    self.end_tags(*end)
+                }
                 Piece::FillStart { at, breaks } => self.fill_start(*at, *breaks),
                 Piece::FillEnd { at } => self.fill_end(*at),
             }
@@ -435,6 +446,9 @@ impl State {
         let name_bytes = bytes(tag.start + 1, tag.start + 1 + tag.name_len as u64);
         if self.adjust && name_bytes.eq_ignore_ascii_case(b"meta") {
             self.meta(attrs, bytes, encoding);
+        }
+        if self.meta.is_some() && crate::meta::wanted(name_bytes) {
+            self.collect(tag, name_bytes, attrs, bytes, encoding);
         }
         if self.ctx_now & ctx::SKIP != 0 {
             // NOTE: nothing inside script/svg/template/… becomes text, so its elements
@@ -778,6 +792,32 @@ impl State {
         }
     }
 
+    /// Gives a start tag that matters to metadata to the collector.
+    fn collect<'b>(
+        &mut self,
+        tag: &StartTag,
+        name: &[u8],
+        attrs: &[AttrSpan],
+        bytes: &dyn Fn(u64, u64) -> &'b [u8],
+        encoding: &'static Encoding,
+    ) {
+        let depth = self.tokenizer_open.len();
+        let Some(m) = self.meta.as_deref_mut() else {
+            return;
+        };
+        let name = name.to_ascii_lowercase();
+        let name = String::from_utf8_lossy(&name);
+        let attrs: Vec<(String, String)> = attrs
+            .iter()
+            .map(|a| {
+                let n = bytes(a.name, a.name + a.name_len as u64).to_ascii_lowercase();
+                let n = String::from_utf8_lossy(&n).into_owned();
+                (n, attr_value(a, bytes, encoding).into_owned())
+            })
+            .collect();
+        m.start_tag(&name, &attrs, tag.end, depth, tag.content);
+    }
+
     /// A `<meta>` when the encoding was guessed. `lol_html`'s rule, which mainline keeps,
     /// switches the decoding to the first ASCII-compatible charset one declares (from the
     /// next token on); [`State::source_len`] follows a rule of its own, as it always has.
@@ -907,6 +947,9 @@ impl State {
                 found += 1;
             }
         }
+        if let Some(m) = self.meta.as_deref_mut() {
+            m.line(&cur.text, cur.heading);
+        }
         self.queue.push_back(Line {
             index: self.index,
             text: cur.text,
@@ -964,6 +1007,10 @@ impl State {
         self.flush_carry();
         self.max_seen = total;
         self.break_at(total);
+        let encoding = self.encoding.unwrap_or(encoding_rs::UTF_8);
+        if let Some(m) = self.meta.as_deref_mut() {
+            m.finish_input(encoding);
+        }
     }
 }
 
@@ -1293,6 +1340,36 @@ impl Splitter {
         self.sniffed
     }
 
+    /// Whether to collect the page's [`Metadata`](crate::meta::Metadata) as it is read (off
+    /// by default). Set it before the first [`Splitter::write`].
+    ///
+    /// ```
+    /// let mut s = mainline::lines::Splitter::new().with_metadata(true);
+    /// s.write(b"<title>Hi</title><p>Some text.</p>")?;
+    /// s.end()?;
+    /// assert!(s.head_done());
+    /// assert_eq!(s.metadata().unwrap().title.as_deref(), Some("Hi"));
+    /// # Ok::<(), mainline::Error>(())
+    /// ```
+    pub fn with_metadata(mut self, yes: bool) -> Self {
+        self.state.meta = yes.then(Box::default);
+        self
+    }
+
+    /// The metadata collected so far, when asked for with [`Splitter::with_metadata`]:
+    /// what the head gives once [`Splitter::head_done`], all of it after [`Splitter::end`].
+    pub fn metadata(&self) -> Option<crate::meta::Metadata> {
+        self.state.meta.as_ref().map(|m| m.metadata())
+    }
+
+    /// Whether the head has been read: the first line of the body has come out (or the
+    /// document has ended).
+    pub fn head_done(&self) -> bool {
+        matches!(self.stage, Stage::Ended)
+            || self.state.meta.as_ref().is_some_and(|m| m.head_done())
+            || self.state.index > 0
+    }
+
     fn start(&mut self, complete: bool) -> Result<()> {
         let Stage::Sniffing(head) = std::mem::replace(&mut self.stage, Stage::Failed) else {
             return Ok(());
@@ -1381,6 +1458,11 @@ impl Splitter {
     ) {
         let bytes = unchanged.unwrap_or(out);
         state.apply(guard.events(), guard.attributes(), bytes, *out_start);
+        if let Some(m) = state.meta.as_deref_mut() {
+            if m.capture_next().is_some() {
+                m.bytes(bytes, *out_start);
+            }
+        }
         guard.clear_events();
         let keep = guard.keep_from().max(*out_start);
         let drop = usize::try_from(keep - *out_start)
