@@ -55,9 +55,13 @@
 //! - Text is decoded (character references by the WHATWG rules, including legacy forms
 //!   without `;`) and whitespace is collapsed, except inside `<pre>`, where whitespace is
 //!   kept and every source line becomes a line.
-//! - The contents of `script`, `style`, `template`, `svg`, `math`, `head`, `title`,
-//!   `textarea`, `object` and comments never become text; their bytes count towards the
-//!   next line's `html_bytes`.
+//! - The contents of `script`, `style`, `template`, `svg`, `math`, `title`, `textarea`,
+//!   `object` and comments never become text; their bytes count towards the next line's
+//!   `html_bytes`.
+//! - The head ends as HTML's tree construction ends it: at `</head>`, or at the first start
+//!   tag of an element that does not belong in the head (`body`, `p`, `div`, …) or the
+//!   first text that is not white space, so a page without `</head>` (or whose `</head>`
+//!   an unclosed comment or script swallowed) gives the same lines as with it.
 //! - `<noscript>` is read as a parser with scripting disabled reads it, as markup, and
 //!   breaks lines like a `<div>`: forum software such as Discourse serves every post of a
 //!   thread inside it (`lol_html`, which follows a browser with scripting enabled, reads it
@@ -458,6 +462,23 @@ impl State {
         }
         let mut name_buf = [0u8; 32];
         let name = tag_name(name_bytes, encoding, &mut name_buf);
+        if name == "head" {
+            // NOTE: the head is not an element a line can be inside. In HTML's tree
+            // construction ("in head", "after head") it holds only base, link, meta,
+            // title, style, script, template, noscript and noframes; the first other start
+            // tag (body, p, div, an unknown element …) or the first text that is not white
+            // space ends it and starts the body, whether `</head>` was written or not, and
+            // a second `<head>` is ignored. What the head holds is hidden by those elements
+            // themselves (title, style, script, template and noframes hide their content;
+            // base, link and meta are void), so leaving `head` off the stack reads a page
+            // as those rules do: a head without `</head>`, with more `<head>` start tags
+            // than end tags, or whose `</head>` an unclosed comment or script swallowed
+            // ends at the first content, and the lines of the body are the same as with
+            // `</head>`. (`noscript` is read as with scripting disabled: the standard's "in
+            // head noscript" mode ends the head at a start tag other than link, meta,
+            // style and noframes, and its text is the body's.)
+            return None;
+        }
         let info = classify(&name);
         let kind = kind_of(&name);
         if info.breaks {
@@ -1543,3 +1564,6 @@ pub fn split(html: &[u8]) -> Result<Vec<Line>> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod tree_tests;

@@ -77,7 +77,7 @@ pub mod ctx {
     /// Inside `<figure>` or `<figcaption>`.
     pub const FIGURE: u16 = 1 << 14;
     /// Inside an element whose content is not text: script, style, template, svg, math,
-    /// head-only elements. Text there never becomes part of a line.
+    /// title and the like. Text there never becomes part of a line.
     pub const SKIP: u16 = 1 << 15;
     /// Number of bits in use.
     pub const COUNT: usize = 16;
@@ -233,8 +233,11 @@ pub(crate) fn classify(name: &str) -> TagInfo {
             closes_p: false,
             ..info(true, Other, 0)
         },
-        "script" | "style" | "template" | "svg" | "math" | "head" | "title" | "textarea"
-        | "object" | "noembed" | "noframes" => TagInfo {
+        // NOTE: not `head`: what the head may hold is hidden by these elements themselves
+        // (or is void: meta, link, base), and anything else ends the head (see
+        // `State::start_tag`).
+        "script" | "style" | "template" | "svg" | "math" | "title" | "textarea" | "object"
+        | "noembed" | "noframes" => TagInfo {
             closes_p: false,
             ..info(false, Other, ctx::SKIP)
         },
