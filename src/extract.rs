@@ -408,7 +408,7 @@ impl Extractor {
             w.finish();
         }
         self.drain_window();
-        self.decide_block();
+        self.decide_block(true);
         Ok(())
     }
 
@@ -500,7 +500,7 @@ impl Extractor {
         if let Some(p) = &mut self.page {
             let weight = self.scorer.stage2_inputs(&self.row, &mut self.base);
             if p.push(line, features, (score, keep), weight, &self.base) {
-                self.decide_block();
+                self.decide_block(false);
             }
             return;
         }
@@ -519,16 +519,27 @@ impl Extractor {
         }
     }
 
-    /// Decides the lines of the current block of the page (page-level second stages).
-    fn decide_block(&mut self) {
+    /// Decides the lines of the current block of the page (page-level second stages): all
+    /// of them at the end of the page (`last`), else those before the block's handover to
+    /// the next one ([`stack::page::handover`]), whose lines it then starts with.
+    fn decide_block(&mut self, last: bool) {
         let Some(p) = &mut self.page else { return };
         if p.lines.is_empty() {
             return;
         }
-        if self.scorer.first_stage_only(p.lines.len()) {
-            for (((line, features), &score), &keep) in
-                p.lines.drain(..).zip(&p.scores).zip(&p.keeps)
-            {
+        let n = p.scores.len();
+        let handover = if last {
+            stack::page::Handover {
+                decided_end: n,
+                carry_start: n,
+            }
+        } else {
+            stack::page::handover(&p.weights, p.context)
+        };
+        let decided = handover.decided_end - p.context;
+        if self.scorer.first_stage_only(n) {
+            let first = p.scores[p.context..].iter().zip(&p.keeps[p.context..]);
+            for ((line, features), (&score, &keep)) in p.lines.drain(..decided).zip(first) {
                 self.out.push_back(Decision {
                     line,
                     score,
@@ -536,29 +547,29 @@ impl Extractor {
                     features,
                 });
             }
-            p.clear();
-            return;
+        } else {
+            let nb = p.base.len() / n;
+            let shape = stack::BlockRows {
+                lookahead: p.lookahead,
+                repeats: p.repeats,
+                base_len: nb,
+            };
+            let base = &p.base;
+            stack::block_rows(
+                shape,
+                &p.scores,
+                &p.weights,
+                &p.paths,
+                p.repeats.then_some(&p.sigs[..]),
+                &mut |i, tail| tail.copy_from_slice(&base[i * nb..(i + 1) * nb]),
+                &mut p.rows,
+            );
+            let rows = p.rows.chunks_exact(shape.width()).skip(p.context);
+            for (held, row) in p.lines.drain(..decided).zip(rows) {
+                decide_stage2(&*self.scorer, held, row, &mut self.out);
+            }
         }
-        let nb = p.base.len() / p.lines.len();
-        let shape = stack::BlockRows {
-            lookahead: p.lookahead,
-            repeats: p.repeats,
-            base_len: nb,
-        };
-        let base = &p.base;
-        stack::block_rows(
-            shape,
-            &p.scores,
-            &p.weights,
-            &p.paths,
-            p.repeats.then_some(&p.sigs[..]),
-            &mut |i, tail| tail.copy_from_slice(&base[i * nb..(i + 1) * nb]),
-            &mut p.rows,
-        );
-        for (held, row) in p.lines.drain(..).zip(p.rows.chunks_exact(shape.width())) {
-            decide_stage2(&*self.scorer, held, row, &mut self.out);
-        }
-        p.clear();
+        p.carry(handover);
     }
 
     /// Decides the lines whose second-stage rows are ready.
@@ -591,6 +602,10 @@ fn decide_stage2(
 struct PageBlock {
     lookahead: usize,
     blocks: stack::page::Blocks,
+    /// The first lines of the block (of `scores` and the other per-line vectors) that are
+    /// context carried over from the previous block, decided there.
+    context: usize,
+    /// The lines not decided yet: those after the context.
     lines: Vec<(Line, Option<Vec<f32>>)>,
     scores: Vec<f32>,
     /// Each line's first-stage decision.
@@ -618,6 +633,7 @@ impl PageBlock {
             signer: stack::page::Signer::new(),
             lookahead,
             blocks: stack::page::Blocks::new(),
+            context: 0,
             lines: Vec::with_capacity(n),
             scores: Vec::with_capacity(n),
             keeps: Vec::with_capacity(n),
@@ -652,14 +668,26 @@ impl PageBlock {
         self.blocks.push(weight)
     }
 
-    fn clear(&mut self) {
-        self.lines.clear();
-        self.scores.clear();
-        self.keeps.clear();
-        self.weights.clear();
-        self.paths.clear();
-        self.sigs.clear();
-        self.base.clear();
+    /// Drops the lines before `h.carry_start` (the decided lines must have been taken out
+    /// of `lines`): the rest start the next block, those before `h.decided_end` as context.
+    fn carry(&mut self, h: stack::page::Handover) {
+        let k = h.carry_start;
+        let nb = if self.scores.is_empty() {
+            0
+        } else {
+            self.base.len() / self.scores.len()
+        };
+        self.scores.drain(..k);
+        self.keeps.drain(..k);
+        self.weights.drain(..k);
+        self.paths.drain(..k);
+        if self.repeats {
+            self.sigs.drain(..k);
+        }
+        self.base.drain(..k * nb);
+        self.context = h.decided_end - k;
+        self.blocks = stack::page::Blocks::carrying(&self.weights);
+        debug_assert_eq!(self.lines.len() + self.context, self.scores.len());
     }
 }
 

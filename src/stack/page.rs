@@ -11,9 +11,13 @@
 //! extractor would pick, chosen here with learned scores).
 //!
 //! Memory stays bounded: a page is read in blocks of at most [`MAX_LINES`] lines and about
-//! [`MAX_TEXT_BYTES`] of text ([`Blocks`]); each block is treated as a page of its own. The
-//! cut depends only on the lines, never on how the input bytes were chunked, and training
-//! cuts the pages of the labelled CSV in the same places.
+//! [`MAX_TEXT_BYTES`] of text ([`Blocks`]); each block is treated as a page of its own. So
+//! that the lines on either side of a cut are not decided at the edge of a block, blocks
+//! overlap ([`handover`]): a full block decides its lines up to the middle of its last
+//! [`OVERLAP_LINES`] lines, and those lines start the next block, where the first half is
+//! context and the second half is decided. The cut depends only on the lines, never on how
+//! the input bytes were chunked, and training cuts the pages of the labelled CSV in the
+//! same places.
 //!
 //! ```
 //! use mainline::lines::{NO_ELEMENT, PATH_LEVELS};
@@ -83,6 +87,69 @@ impl Blocks {
         } else {
             false
         }
+    }
+}
+
+impl Blocks {
+    /// A block that starts with lines carried over from the previous one (their
+    /// `ln_text_bytes`), as [`handover`] chooses them: they count towards its limits.
+    pub fn carrying(ln_text_bytes: &[f32]) -> Self {
+        let mut b = Blocks::new();
+        for &w in ln_text_bytes {
+            let full = b.push(w);
+            debug_assert!(!full, "carried lines never fill a block");
+        }
+        b
+    }
+}
+
+/// Most lines a full block carries over into the next one (see [`handover`]).
+pub const OVERLAP_LINES: usize = 256;
+
+/// How a full block hands over to the next one (see [`handover`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Handover {
+    /// The block decides its lines before this one (from its first line that is not
+    /// context carried over from the block before).
+    pub decided_end: usize,
+    /// The block's lines from this one on start the next block; those before
+    /// `decided_end` are context there, the others are decided there.
+    pub carry_start: usize,
+}
+
+/// Where a full block of lines (their `ln_text_bytes`, the first `context` of which are
+/// context carried over from the block before) hands over to the next block.
+///
+/// The last lines of the block, at most [`OVERLAP_LINES`] and half of [`MAX_TEXT_BYTES`] of
+/// text, are carried over; the block decides the first half of them, with the second half
+/// as lookahead, and the next block the second half, with the first half as look-behind. At
+/// least one line of the block is decided, and the carried lines never fill the next block
+/// by themselves.
+///
+/// ```
+/// use mainline::stack::page::{handover, Handover, OVERLAP_LINES};
+/// let h = handover(&[1.0; 4096], 0);
+/// assert_eq!(h.carry_start, 4096 - OVERLAP_LINES);
+/// assert_eq!(h.decided_end, 4096 - OVERLAP_LINES / 2);
+/// // Lines of 1 MiB of text each: two are carried, the first decided here.
+/// let big = ((1u64 << 20) as f32).ln_1p();
+/// assert_eq!(handover(&[big; 4], 0), Handover { decided_end: 3, carry_start: 2 });
+/// ```
+pub fn handover(ln_text_bytes: &[f32], context: usize) -> Handover {
+    let n = ln_text_bytes.len();
+    let most = OVERLAP_LINES.min(n.saturating_sub(context + 1));
+    let (mut carried, mut bytes) = (0, 0u64);
+    while carried < most {
+        let b = text_bytes(ln_text_bytes[n - 1 - carried]);
+        if bytes.saturating_add(b) > MAX_TEXT_BYTES / 2 {
+            break;
+        }
+        bytes += b;
+        carried += 1;
+    }
+    Handover {
+        decided_end: n - carried + carried / 2,
+        carry_start: n - carried,
     }
 }
 

@@ -119,23 +119,40 @@ fn pages(data: &Dataset, rows: &[usize]) -> Vec<std::ops::Range<usize>> {
     out
 }
 
-/// The blocks that the pages of `rows` are cut into for a page-level second stage, as
-/// ranges of positions in `rows`, in the places the extractor cuts them
-/// ([`stack::page::Blocks`]).
-fn page_blocks(
-    data: &Dataset,
-    inputs: &StageInputs,
-    rows: &[usize],
-) -> Vec<std::ops::Range<usize>> {
+/// One block of a page for a page-level second stage: its lines and the lines it decides,
+/// as ranges of positions in `rows`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct PageBlock {
+    lines: std::ops::Range<usize>,
+    decided: std::ops::Range<usize>,
+}
+
+/// The blocks that the pages of `rows` are cut into for a page-level second stage, in the
+/// places the extractor cuts them, overlapping as it does ([`stack::page::Blocks`],
+/// [`stack::page::handover`]).
+fn page_blocks(data: &Dataset, inputs: &StageInputs, rows: &[usize]) -> Vec<PageBlock> {
     let mut out = Vec::new();
     for range in pages(data, rows) {
         let mut blocks = stack::page::Blocks::new();
-        let mut start = range.start;
+        let (mut start, mut context) = (range.start, 0);
         for i in range.clone() {
-            if blocks.push(inputs.weight[rows[i]]) || i + 1 == range.end {
-                out.push(start..i + 1);
-                start = i + 1;
+            if blocks.push(inputs.weight[rows[i]]) {
+                let weights: Vec<f32> = (start..=i).map(|j| inputs.weight[rows[j]]).collect();
+                let h = stack::page::handover(&weights, context);
+                out.push(PageBlock {
+                    lines: start..i + 1,
+                    decided: start + context..start + h.decided_end,
+                });
+                blocks = stack::page::Blocks::carrying(&weights[h.carry_start..]);
+                context = h.decided_end - h.carry_start;
+                start += h.carry_start;
             }
+        }
+        if start + context < range.end {
+            out.push(PageBlock {
+                lines: start..range.end,
+                decided: start + context..range.end,
+            });
         }
     }
     out
@@ -251,7 +268,11 @@ pub fn stage2_rows(
             .paths
             .as_ref()
             .expect("a page-level second stage needs the lines' paths");
-        for block in page_blocks(data, inputs, rows) {
+        for PageBlock {
+            lines: block,
+            decided,
+        } in page_blocks(data, inputs, rows)
+        {
             let r: Vec<usize> = block.clone().map(|j| rows[j]).collect();
             let weights: Vec<f32> = r.iter().map(|&x| inputs.weight[x]).collect();
             let p: Vec<[u32; PATH_LEVELS]> = r.iter().map(|&x| paths[x]).collect();
@@ -280,7 +301,8 @@ pub fn stage2_rows(
                 },
                 &mut flat,
             );
-            for (j, row) in block.clone().zip(flat.chunks_exact(n2)) {
+            let skip = decided.start - block.start;
+            for (j, row) in decided.zip(flat.chunks_exact(n2).skip(skip)) {
                 out.row_mut(j)
                     .as_slice_mut()
                     .expect("standard layout")
@@ -537,8 +559,8 @@ pub fn score_stacked(
         .collect();
     if s2.page {
         for block in page_blocks(data, inputs, rows) {
-            if s2.first_stage_only(block.len()) {
-                for i in block {
+            if s2.first_stage_only(block.lines.len()) {
+                for i in block.decided {
                     decided[i] = (scores[i], model.threshold);
                 }
             }
