@@ -95,9 +95,13 @@ pub trait Scorer: Send + Sync {
 
     /// For a two-stage scorer: the second-stage score of a line from its
     /// [`stack::input_names`] row, and whether the line is kept.
+    ///
+    /// Default (for a scorer that says it is [`Scorer::two_stage`] without a second stage
+    /// of its own): the line's first-stage score, the row's first input, kept when it is at
+    /// least 0.5.
     fn decide_stage2(&self, row: &[f32]) -> (f32, bool) {
-        let _ = row;
-        unreachable!("decide_stage2 is only called on two-stage scorers")
+        let score = row.first().copied().unwrap_or(0.0);
+        (score, score >= 0.5)
     }
 }
 
@@ -175,12 +179,28 @@ pub struct ModelScorer {
 const BUILTIN_MODEL: &str = include_str!("../models/default.json");
 
 impl ModelScorer {
-    /// Binds `model` to the feature schema of this build.
+    /// Checks `model` ([`Model::validate`]) and binds it to the feature schema of this
+    /// build. A model built or edited by hand is checked here as one read from a file is:
+    /// whatever its fields hold, this returns an error rather than a scorer that panics or
+    /// scores NaN.
+    ///
+    /// ```
+    /// use mainline::extract::ModelScorer;
+    /// use mainline::model::{Model, ModelKind, Scaler};
+    /// let model = Model::new(
+    ///     vec!["density".to_string(), "ln_html_bytes".to_string()],
+    ///     Scaler::identity(1), // one entry for two features
+    ///     ModelKind::Logistic { weights: vec![1.0, 1.0], bias: 0.0 },
+    /// );
+    /// assert!(ModelScorer::new(model).is_err());
+    /// ```
     ///
     /// # Errors
-    /// [`Error::FeatureMismatch`] when the model needs features this build does not
-    /// compute, or neighbour features beyond its own context or [`MAX_CONTEXT`].
+    /// [`Error::ModelFormat`] or [`Error::ModelVersion`] when the model does not validate;
+    /// [`Error::FeatureMismatch`] when it needs features this build does not compute, or
+    /// neighbour features beyond its own context or [`MAX_CONTEXT`].
     pub fn new(model: Model) -> Result<Self> {
+        model.validate()?;
         if model.context > MAX_CONTEXT {
             return Err(Error::FeatureMismatch(format!(
                 "the model uses {} lines of context; this build computes at most {MAX_CONTEXT}",
@@ -293,7 +313,10 @@ impl Scorer for ModelScorer {
 
     fn decide_stage2(&self, row: &[f32]) -> (f32, bool) {
         let (Some(s2), Some(kernel)) = (&self.model.stack, &self.stage2) else {
-            unreachable!("decide_stage2 is only called on two-stage models")
+            // NOTE: the extractor asks only two-stage scorers; a single-stage model keeps
+            // its first-stage decision, the row's first input.
+            let score = row.first().copied().unwrap_or(0.0);
+            return (score, score >= self.model.threshold);
         };
         s2.check_row(row);
         // The same bits as `Stage2::score`, which training uses.

@@ -16,7 +16,7 @@ use std::path::Path;
 use std::sync::LazyLock;
 
 use encoding_rs::Encoding;
-use flate2::bufread::MultiGzDecoder;
+use flate2::bufread::GzDecoder;
 use regex::bytes::Regex;
 
 use crate::{Error, Result};
@@ -174,13 +174,29 @@ pub const BINARY_MAGIC_BYTES: usize = 8;
 /// A reader over the decompressed bytes of an input.
 pub type Input = Box<dyn Read + Send>;
 
+/// Receives the warnings about an input that is still read: trailing garbage after gzip
+/// data (see [`wrap_with_warnings`]).
+pub type Warn = Box<dyn Fn(&str) + Send + Sync>;
+
 /// Opens `path` for reading (`-` is standard input), decompressing gzip transparently.
+///
+/// Bytes after the last gzip member that do not start another member are ignored without
+/// a word; [`open_with_warnings`] reports them.
 ///
 /// # Errors
 /// [`Error::Io`] when the file cannot be opened or is a directory.
 pub fn open(path: &Path) -> Result<Input> {
+    open_with_warnings(path, Box::new(|_| {}))
+}
+
+/// As [`open`], handing `warn` a message when the input is read only in part (see
+/// [`wrap_with_warnings`]).
+///
+/// # Errors
+/// [`Error::Io`] when the file cannot be opened or is a directory.
+pub fn open_with_warnings(path: &Path, warn: Warn) -> Result<Input> {
     if path.as_os_str() == "-" {
-        return Ok(wrap(Box::new(io::stdin())));
+        return Ok(wrap_with_warnings(Box::new(io::stdin()), warn));
     }
     let file = File::open(path)?;
     if file.metadata()?.is_dir() {
@@ -189,45 +205,173 @@ pub fn open(path: &Path) -> Result<Input> {
             "is a directory",
         )));
     }
-    Ok(wrap(Box::new(file)))
+    Ok(wrap_with_warnings(Box::new(file), warn))
 }
 
 /// Wraps a byte stream, decompressing it when it starts with the gzip magic bytes.
 ///
 /// Errors from a corrupt or truncated gzip stream surface as [`io::Error`]s of kind
-/// `InvalidData` or `UnexpectedEof` from `read`.
+/// `InvalidData` or `UnexpectedEof` from `read`. Trailing bytes after the gzip data are
+/// ignored silently; see [`wrap_with_warnings`].
 pub fn wrap(reader: Box<dyn Read + Send>) -> Input {
-    let mut buffered = BufReader::with_capacity(64 * 1024, reader);
-    // NOTE: one fill is enough to see the two magic bytes, except when a pipe delivers a
-    // single byte first; such input is read as not compressed.
-    let is_gzip = match buffered.fill_buf() {
-        Ok(head) => head.starts_with(&[0x1f, 0x8b]),
+    wrap_with_warnings(reader, Box::new(|_| {}))
+}
+
+/// Wraps a byte stream as [`wrap`] does, and calls `warn` when bytes after the gzip data
+/// are ignored.
+///
+/// The first two bytes decide whether the input is gzip, however the stream delivers them
+/// (a pipe may hand over one byte first). Concatenated gzip members are one input. After a
+/// member, bytes that do not start another member end the input, as `gzip -d` does:
+/// zero bytes (padding) silently, anything else with a warning ("trailing garbage").
+///
+/// ```
+/// use std::io::{Read, Write};
+/// use std::sync::{Arc, Mutex};
+/// let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+/// gz.write_all(b"<p>hello</p>")?;
+/// let mut data = gz.finish()?;
+/// data.extend_from_slice(b"junk");
+/// let warnings = Arc::new(Mutex::new(Vec::new()));
+/// let seen = Arc::clone(&warnings);
+/// let warn = Box::new(move |m: &str| seen.lock().unwrap().push(m.to_string()));
+/// let mut text = String::new();
+/// mainline::input::wrap_with_warnings(Box::new(std::io::Cursor::new(data)), warn)
+///     .read_to_string(&mut text)?;
+/// assert_eq!(text, "<p>hello</p>");
+/// assert!(warnings.lock().unwrap()[0].contains("trailing garbage"));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn wrap_with_warnings(reader: Box<dyn Read + Send>, warn: Warn) -> Input {
+    let buffered: Source = Box::new(BufReader::with_capacity(64 * 1024, reader));
+    let (head, rest) = match peek2(buffered) {
+        Ok(peeked) => peeked,
         // Let the caller see the error on its first read.
-        Err(_) => false,
+        Err(e) => return Box::new(Failing(Some(e))),
     };
+    let is_gzip = head == GZIP_MAGIC;
+    let source: Source = Box::new(io::Cursor::new(head).chain(rest));
     if is_gzip {
-        Box::new(GzReader(MultiGzDecoder::new(buffered)))
+        Box::new(GzMembers {
+            decoder: Some(GzDecoder::new(source)),
+            warn,
+        })
     } else {
-        Box::new(buffered)
+        Box::new(source)
+    }
+}
+
+/// The bytes that start a gzip member.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// A buffered byte stream.
+type Source = Box<dyn BufRead + Send>;
+
+/// Takes up to two bytes off the front of `input` (fewer only at its end), reading as
+/// often as needed.
+fn peek2(mut input: Source) -> io::Result<(Vec<u8>, Source)> {
+    let mut head = Vec::with_capacity(2);
+    while head.len() < 2 {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        let k = (2 - head.len()).min(buf.len());
+        head.extend_from_slice(&buf[..k]);
+        input.consume(k);
+    }
+    Ok((head, input))
+}
+
+/// A reader whose first read fails (an error met while looking at the first bytes).
+struct Failing(Option<io::Error>);
+
+impl Read for Failing {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        match self.0.take() {
+            Some(e) => Err(e),
+            None => Ok(0),
+        }
+    }
+}
+
+/// Decompresses gzip members one after the other, until the input ends or what follows a
+/// member is not another one.
+struct GzMembers {
+    decoder: Option<GzDecoder<Source>>,
+    warn: Warn,
+}
+
+impl Read for GzMembers {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let Some(decoder) = &mut self.decoder else {
+                return Ok(0);
+            };
+            let n = decoder.read(buf).map_err(gzip_error)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            // The member has ended: what follows it decides.
+            let Some(decoder) = self.decoder.take() else {
+                return Ok(0);
+            };
+            let (head, rest) = peek2(decoder.into_inner())?;
+            if head.is_empty() {
+                return Ok(0);
+            }
+            if head == GZIP_MAGIC {
+                let source: Source = Box::new(io::Cursor::new(head).chain(rest));
+                self.decoder = Some(GzDecoder::new(source));
+                continue;
+            }
+            if !only_zeros(&head, rest)? {
+                (self.warn)("decompressed the gzip data; trailing garbage after it ignored");
+            }
+            return Ok(0);
+        }
+    }
+}
+
+/// Whether `head` and the rest of `input` are all zero bytes (padding, as tape archives
+/// and some servers add).
+fn only_zeros(head: &[u8], mut input: Source) -> io::Result<bool> {
+    if head.iter().any(|&b| b != 0) {
+        return Ok(false);
+    }
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(true);
+        }
+        if buf.iter().any(|&b| b != 0) {
+            return Ok(false);
+        }
+        let n = buf.len();
+        input.consume(n);
     }
 }
 
 /// Maps flate2's errors to messages that say the gzip data is at fault.
-struct GzReader<R>(MultiGzDecoder<R>);
-
-impl<R: BufRead> Read for GzReader<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.0.read(buf).map_err(|e| match e.kind() {
-            io::ErrorKind::UnexpectedEof => io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                "corrupt gzip data: the stream is truncated",
-            ),
-            io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput => io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("corrupt gzip data: {e}"),
-            ),
-            _ => e,
-        })
+fn gzip_error(e: io::Error) -> io::Error {
+    match e.kind() {
+        io::ErrorKind::UnexpectedEof => io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            "corrupt gzip data: the stream is truncated",
+        ),
+        io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput => io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("corrupt gzip data: {e}"),
+        ),
+        _ => e,
     }
 }
 
@@ -317,5 +461,89 @@ mod tests {
             Some("ZIP archive (or a file format built on ZIP)")
         );
         assert_eq!(binary_kind(b"plain text"), None);
+    }
+
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(bytes).unwrap();
+        enc.finish().unwrap()
+    }
+
+    /// Reads in pieces of one byte at first, as a slow pipe may deliver them.
+    struct Trickle(io::Cursor<Vec<u8>>, usize);
+
+    impl Read for Trickle {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.1 += 1;
+            let n = if self.1 <= 3 {
+                1.min(buf.len())
+            } else {
+                buf.len()
+            };
+            self.0.read(&mut buf[..n])
+        }
+    }
+
+    fn read_warned(data: Vec<u8>, trickle: bool) -> (io::Result<Vec<u8>>, Vec<String>) {
+        let warnings = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = std::sync::Arc::clone(&warnings);
+        let warn: Warn = Box::new(move |m: &str| seen.lock().unwrap().push(m.to_string()));
+        let reader: Box<dyn Read + Send> = if trickle {
+            Box::new(Trickle(io::Cursor::new(data), 0))
+        } else {
+            Box::new(io::Cursor::new(data))
+        };
+        let mut out = Vec::new();
+        let result = wrap_with_warnings(reader, warn)
+            .read_to_end(&mut out)
+            .map(|_| out);
+        let warnings = warnings.lock().unwrap().clone();
+        (result, warnings)
+    }
+
+    #[test]
+    fn gzip_is_recognised_when_the_magic_bytes_arrive_one_at_a_time() {
+        let (out, warnings) = read_warned(gzip(b"<p>one</p>"), true);
+        assert_eq!(out.unwrap(), b"<p>one</p>");
+        assert!(warnings.is_empty());
+        let (out, _) = read_warned(b"<".to_vec(), true);
+        assert_eq!(out.unwrap(), b"<");
+        let (out, _) = read_warned(b"\x1f".to_vec(), true);
+        assert_eq!(out.unwrap(), b"\x1f");
+    }
+
+    #[test]
+    fn trailing_garbage_after_gzip_data_is_ignored_with_a_warning() {
+        let mut data = gzip(b"<p>one</p>");
+        data.extend(gzip(b"<p>two</p>"));
+        data.extend_from_slice(b"\n<garbage>");
+        let (out, warnings) = read_warned(data, false);
+        assert_eq!(out.unwrap(), b"<p>one</p><p>two</p>");
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].contains("trailing garbage"), "{warnings:?}");
+    }
+
+    #[test]
+    fn zero_padding_after_gzip_data_is_ignored_quietly() {
+        let mut data = gzip(b"<p>one</p>");
+        data.extend(vec![0; 100_000]);
+        let (out, warnings) = read_warned(data, true);
+        assert_eq!(out.unwrap(), b"<p>one</p>");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        // One magic byte alone at the end is garbage, not a member.
+        let mut data = gzip(b"<p>one</p>");
+        data.push(0x1f);
+        let (out, warnings) = read_warned(data, false);
+        assert_eq!(out.unwrap(), b"<p>one</p>");
+        assert_eq!(warnings.len(), 1);
+    }
+
+    #[test]
+    fn a_corrupt_second_member_is_still_an_error() {
+        let mut data = gzip(b"<p>one</p>");
+        let second = gzip(&b"<p>two</p>".repeat(100));
+        data.extend_from_slice(&second[..second.len() / 2]);
+        let (out, _) = read_warned(data, false);
+        assert!(out.unwrap_err().to_string().contains("corrupt gzip"));
     }
 }

@@ -531,7 +531,7 @@ fn page_level(corpus: &Corpus, methods: &[PageMethod]) -> Result<Vec<MethodPages
     let mut htmls = Vec::with_capacity(corpus.pages.len());
     for page in &corpus.pages {
         let mut bytes = Vec::new();
-        mainline::input::open(&page.html)
+        super::open_input(&page.html)
             .and_then(|mut r| r.read_to_end(&mut bytes).map_err(Into::into))
             .with_context(|| format!("reading {}", page.html.display()))?;
         htmls.push(bytes);
@@ -544,7 +544,7 @@ fn page_level(corpus: &Corpus, methods: &[PageMethod]) -> Result<Vec<MethodPages
         for (page, html) in corpus.pages.iter().zip(&htmls) {
             let text = match method {
                 PageMethod::Streaming(_, scorer) => extract_text(html, Arc::clone(scorer)),
-                PageMethod::Dom(m) => Ok(m.extract(&decode(html))),
+                PageMethod::Dom(m) => m.try_extract(&decode(html)),
             };
             match text {
                 Ok(t) => texts.push(t),

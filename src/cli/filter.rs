@@ -100,6 +100,12 @@ pub struct Args {
     #[arg(long)]
     keep_html: bool,
 
+    /// With --input-format jsonl: the longest record (input line) read, in bytes, with an
+    /// optional K, M or G suffix (powers of 1024). A longer record is read to its end
+    /// without being kept, and gets an "error" line; the stream goes on.
+    #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = parse_size)]
+    max_record_bytes: usize,
+
     /// Walk directories given as inputs, and their subdirectories, for pages: files named
     /// *.html, *.htm, *.html.gz or *.htm.gz (in any case), in name order; with
     /// --input-format jsonl, files named *.jsonl or *.ndjson (or .gz). Symbolic links to
@@ -130,7 +136,10 @@ pub struct Args {
     /// `most-linked`, `text-distribution`, `eatiht` or `lte-ratio` (the seed algorithms; see
     /// the README). These are whole-document DOM methods, NOT streaming: each page is read
     /// and parsed whole (html5ever) before anything is written. --format jsonl does not
-    /// apply to them.
+    /// apply to them. Limits, so that time and memory stay bounded: a page of at most 32
+    /// MiB, elements nested at most 2,000 deep, and at most 10,000 elements plus one per 2
+    /// bytes of the page (1,000,000 in all); a page beyond them is reported as an error
+    /// (parsing stops there) and the other inputs go on.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["model", "threshold"])]
     method: Option<Method>,
 
@@ -205,9 +214,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "--dot writes one graph: give one input"
     );
     let inputs = found.len();
+    let threads = args
+        .jobs
+        .or_else(|| std::thread::available_parallelism().ok())
+        .map_or(1, NonZeroUsize::get);
     let jobs: Box<dyn Iterator<Item = Job> + Send> = if jsonl_in {
-        Box::new(jsonl::Batches::new(found).map(|b| match b {
-            jsonl::Batch::Lines(lines) => Job::Records(lines),
+        let batches = jsonl::Batches::new(found, args.max_record_bytes, records_budget(threads));
+        Box::new(batches.map(|b| match b {
+            jsonl::Batch::Lines(lines, ticket) => Job::Records(lines, ticket),
             jsonl::Batch::Failed(path, error) => Job::Failed(path, error),
         }))
     } else {
@@ -216,11 +230,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let ctx = Arc::new(Shared {
         engine,
         keep_html: args.keep_html,
+        max_record: args.max_record_bytes,
     });
-    let threads = args
-        .jobs
-        .or_else(|| std::thread::available_parallelism().ok())
-        .map_or(1, NonZeroUsize::get);
     let show = !args.quiet && (inputs > 1 || jsonl_in);
     let progress = (show
         && io::stderr().is_terminal()
@@ -245,7 +256,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .context("writing output")?;
     } else {
         for job in jobs {
-            let records = matches!(job, Job::Records(_));
+            let records = matches!(job, Job::Records(..));
             tally.add(execute(job, &ctx, &mut stdout).context("writing output")?)?;
             if records {
                 // Records stream through: hand each batch on as soon as it is done.
@@ -271,6 +282,36 @@ fn window(threads: usize) -> usize {
     (8 * threads).max(32)
 }
 
+/// Bytes of JSON lines records read and not yet filtered, over all threads (a larger
+/// record is read when no other is waiting).
+///
+/// NOTE: each thread has a few batches of at most 1 MiB queued, enough to keep it busy;
+/// without a budget 32 records of 100 MB were queued for two threads (1.65 GB).
+fn records_budget(threads: usize) -> usize {
+    threads.saturating_mul(4 << 20)
+}
+
+/// Parses a size in bytes: a number with an optional `K`, `M` or `G` suffix (powers of
+/// 1024, `KiB`, `MiB`, `GiB` and a trailing `B` accepted).
+fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let t = t.strip_suffix(['b', 'B']).unwrap_or(t);
+    let t = t.strip_suffix(['i', 'I']).unwrap_or(t);
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&t[..i], 10),
+        Some((i, 'm' | 'M')) => (&t[..i], 20),
+        Some((i, 'g' | 'G')) => (&t[..i], 30),
+        _ => (t, 0),
+    };
+    digits
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("expected a positive size in bytes such as 65536 or 64M, got {s:?}"))
+}
+
 /// How pages are filtered.
 enum Engine {
     /// The streaming line filter.
@@ -289,6 +330,8 @@ enum Engine {
 struct Shared {
     engine: Engine,
     keep_html: bool,
+    /// The cap on a JSON lines record, for its error message.
+    max_record: usize,
 }
 
 /// One unit of work, done on any thread; its output keeps its place in the input order.
@@ -298,8 +341,8 @@ enum Job {
         path: PathBuf,
         target: Option<PathBuf>,
     },
-    /// JSON lines records.
-    Records(Vec<Vec<u8>>),
+    /// JSON lines records, and their claim on the bytes read ahead.
+    Records(Vec<jsonl::Line>, jsonl::Ticket),
     /// An input that could not be read, reported in its turn.
     Failed(PathBuf, anyhow::Error),
 }
@@ -390,10 +433,15 @@ fn execute(job: Job, ctx: &Shared, out: &mut dyn Write) -> io::Result<Outcome> {
                 Err(Failure::Output(e)) => Err(e),
             }
         }
-        Job::Records(lines) => {
+        Job::Records(lines, _ticket) => {
             let mut outcome = Outcome::default();
             for line in lines {
-                let r = jsonl::record(&line, ctx.keep_html, |html| ctx.engine.text(html));
+                let r = match line {
+                    jsonl::Line::Record(line) => {
+                        jsonl::record(&line, ctx.keep_html, |html| ctx.engine.text(html))
+                    }
+                    jsonl::Line::TooLong(bytes) => jsonl::too_long(bytes, ctx.max_record),
+                };
                 out.write_all(&r.line)?;
                 outcome.bytes += r.html_bytes;
                 if r.failed {
@@ -414,12 +462,18 @@ impl Engine {
             Engine::Lines { scorer, format } => filter_one(path, scorer, *format, out),
             Engine::Dom { method, dot } => {
                 let (html, bytes) = read_decoded(path).map_err(Failure::Input)?;
-                let mut text = method.extract(&html);
+                let mut text = method
+                    .try_extract(&html)
+                    .with_context(|| format!("--method {method}"))
+                    .map_err(Failure::Input)?;
                 if !text.is_empty() && !text.ends_with('\n') {
                     text.push('\n');
                 }
                 if let Some(dot) = dot {
-                    fs::write(dot, mainline::methods::most_linked::dot(&html))
+                    let graph = mainline::methods::most_linked::try_dot(&html)
+                        .with_context(|| format!("--method {method}"))
+                        .map_err(Failure::Input)?;
+                    fs::write(dot, graph)
                         .with_context(|| format!("writing {}", dot.display()))
                         .map_err(Failure::Input)?;
                 }
@@ -434,25 +488,32 @@ impl Engine {
         match self {
             Engine::Lines { scorer, .. } => {
                 let mut ex = Extractor::new(Arc::clone(scorer));
+                let mut text = String::new();
+                let mut take = |ex: &mut Extractor| {
+                    while let Some(d) = ex.next_decision() {
+                        if d.keep {
+                            if !text.is_empty() {
+                                text.push('\n');
+                            }
+                            text.push_str(&d.line.text);
+                        }
+                    }
+                };
                 // NOTE: the document is already decoded; a byte order mark makes the
                 // splitter read it as UTF-8 whatever a <meta> in it declares.
-                ex.write("\u{feff}".as_bytes())
-                    .and_then(|()| ex.write(html.as_bytes()))
-                    .and_then(|()| ex.end())
-                    .map_err(|e| e.to_string())?;
-                let mut text = String::new();
-                while let Some(d) = ex.next_decision() {
-                    if d.keep {
-                        if !text.is_empty() {
-                            text.push('\n');
-                        }
-                        text.push_str(&d.line.text);
-                    }
+                ex.write("\u{feff}".as_bytes()).map_err(|e| e.to_string())?;
+                // In pieces, taking the decisions after each, so that a large record's
+                // lines are not all held at once.
+                for piece in html.as_bytes().chunks(super::CHUNK) {
+                    ex.write(piece).map_err(|e| e.to_string())?;
+                    take(&mut ex);
                 }
+                ex.end().map_err(|e| e.to_string())?;
+                take(&mut ex);
                 Ok(text)
             }
             Engine::Dom { method, .. } => {
-                let mut text = method.extract(html);
+                let mut text = method.try_extract(html).map_err(|e| e.to_string())?;
                 text.truncate(text.trim_end_matches('\n').len());
                 Ok(text)
             }
@@ -562,10 +623,21 @@ impl Tally {
 
 /// Reads a whole input (decompressed) and decodes it to UTF-8 with the splitter's rules.
 /// Also returns the number of bytes read.
+///
+/// # Errors
+/// Also when the input is longer than the comparison methods parse
+/// ([`mainline::methods::MAX_DOCUMENT_BYTES`]): it is not read further.
 fn read_decoded(path: &Path) -> Result<(String, u64)> {
+    use std::io::Read;
+    let max = mainline::methods::MAX_DOCUMENT_BYTES;
     let mut bytes = Vec::new();
-    let mut input = mainline::input::open(path)?;
-    std::io::Read::read_to_end(&mut input, &mut bytes)?;
+    let input = super::open_input(path)?;
+    input.take(max as u64 + 1).read_to_end(&mut bytes)?;
+    anyhow::ensure!(
+        bytes.len() <= max,
+        "longer than {} MiB, the most the comparison methods (--method) parse",
+        max >> 20
+    );
     if let Some(kind) = mainline::input::binary_kind(&bytes) {
         anyhow::bail!("not an HTML document: the data looks like a {kind}");
     }

@@ -79,7 +79,7 @@ pub fn stream_file(
     with_features: bool,
     sink: &mut dyn FnMut(Decision) -> io::Result<()>,
 ) -> Result<u64, Failure> {
-    let mut input = mainline::input::open(path).map_err(|e| Failure::Input(e.into()))?;
+    let mut input = open_input(path).map_err(|e| Failure::Input(e.into()))?;
     let mut ex = Extractor::new(Arc::clone(scorer)).with_features(with_features);
     let mut buf = vec![0u8; CHUNK];
     let mut total = 0u64;
@@ -101,6 +101,16 @@ pub fn stream_file(
         sink(d).map_err(Failure::Output)?;
     }
     Ok(total)
+}
+
+/// Opens an input as [`mainline::input::open`] does; a warning about it (trailing garbage
+/// after gzip data) goes to standard error with the input's name, and the run goes on.
+pub fn open_input(path: &Path) -> mainline::Result<mainline::input::Input> {
+    let name = display_name(path);
+    mainline::input::open_with_warnings(
+        path,
+        Box::new(move |warning| eprintln!("mainline: {name}: warning: {warning}")),
+    )
 }
 
 /// How an input is named in messages.

@@ -115,7 +115,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
 fn read_input(path: &Path) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    mainline::input::open(path)?.read_to_end(&mut bytes)?;
+    super::open_input(path)?.read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 

@@ -12,6 +12,15 @@
 //! Documents are parsed by [`parse_document`] as a browser with scripting disabled parses
 //! them, so the content of `<noscript>` is markup, as the line splitter reads it.
 
+use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::rc::Rc;
+
+use html5ever::tendril::StrTendril;
+use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::{Attribute, QualName};
 use scraper::{Html, Node};
 
 /// Elements whose subtree contributes no text: scripts, styles, fallback content for
@@ -25,10 +34,22 @@ pub(crate) const SKIPPED_ELEMENTS: [&str; 8] = [
 /// `<noscript>` becomes elements and text (in `<head>`, only what the head allows), where
 /// [`Html::parse_document`] would keep it as one raw text node. Forum software such as
 /// Discourse serves the posts of a thread there.
-pub(crate) fn parse_document(html: &str) -> Html {
+///
+/// # Errors
+/// [`Error::Other`](crate::Error::Other) when the document is beyond the limits
+/// ([`super::MAX_DOCUMENT_BYTES`], [`super::MAX_DEPTH`], [`super::max_elements`]): parsing
+/// stops there, so neither time nor memory grows further.
+pub(crate) fn parse_document(html: &str) -> crate::Result<Html> {
     use html5ever::driver::{self, ParseOpts};
     use html5ever::tendril::TendrilSink;
     use html5ever::tree_builder::TreeBuilderOpts;
+    if html.len() > super::MAX_DOCUMENT_BYTES {
+        return Err(crate::Error::Other(format!(
+            "the document is {} bytes long; the comparison methods parse at most {} MiB",
+            html.len(),
+            super::MAX_DOCUMENT_BYTES >> 20
+        )));
+    }
     let opts = ParseOpts {
         tree_builder: TreeBuilderOpts {
             scripting_enabled: false,
@@ -36,7 +57,209 @@ pub(crate) fn parse_document(html: &str) -> Html {
         },
         ..ParseOpts::default()
     };
-    driver::parse_document(scraper::HtmlTreeSink::new(Html::new_document()), opts).one(html)
+    let limits = Rc::new(Limits {
+        max_elements: super::max_elements(html.len()),
+        elements: Cell::new(0),
+        exceeded: Cell::new(None),
+    });
+    let sink = Bounded {
+        inner: scraper::HtmlTreeSink::new(Html::new_document()),
+        limits: Rc::clone(&limits),
+        depth: RefCell::new(HashMap::new()),
+    };
+    let mut parser = driver::parse_document(sink, opts);
+    // NOTE: fed in small pieces so that parsing stops soon after a limit is passed: one
+    // piece of `<p>x` repeated can reopen thousands of formatting elements per paragraph.
+    let mut rest = html;
+    while !rest.is_empty() {
+        let mut cut = rest.len().min(PARSE_PIECE);
+        while !rest.is_char_boundary(cut) {
+            cut += 1;
+        }
+        parser.process(StrTendril::from_slice(&rest[..cut]));
+        rest = &rest[cut..];
+        if let Some(why) = limits.exceeded.take() {
+            return Err(crate::Error::Other(why));
+        }
+    }
+    let parsed = parser.finish();
+    match limits.exceeded.take() {
+        Some(why) => Err(crate::Error::Other(why)),
+        None => Ok(parsed),
+    }
+}
+
+/// Bytes of the document handed to the parser at a time.
+const PARSE_PIECE: usize = 512;
+
+/// What [`Bounded`] counts, and the first limit passed.
+struct Limits {
+    max_elements: usize,
+    elements: Cell<usize>,
+    exceeded: Cell<Option<String>>,
+}
+
+impl Limits {
+    fn exceed(&self, why: String) {
+        let old = self.exceeded.take();
+        self.exceeded.set(Some(old.unwrap_or(why)));
+    }
+}
+
+/// A tree sink that counts the elements created and the depth at which they are appended,
+/// and records the first limit passed ([`parse_document`] then stops feeding the parser).
+struct Bounded<S: TreeSink> {
+    inner: S,
+    limits: Rc<Limits>,
+    /// Depth of each element appended to the tree (the document is at depth 0).
+    depth: RefCell<HashMap<S::Handle, u32>>,
+}
+
+impl<S: TreeSink> Bounded<S>
+where
+    S::Handle: Eq + Hash,
+{
+    fn appended(&self, parent: &S::Handle, child: &NodeOrText<S::Handle>) {
+        let NodeOrText::AppendNode(child) = child else {
+            return;
+        };
+        let mut depth = self.depth.borrow_mut();
+        let d = depth.get(parent).copied().unwrap_or(0) + 1;
+        depth.insert(child.clone(), d);
+        if d as usize > super::MAX_DEPTH {
+            self.limits.exceed(format!(
+                "elements nest more than {} deep; the comparison methods parse at most that \
+                 depth (their parser's time grows with the square of it)",
+                super::MAX_DEPTH
+            ));
+        }
+    }
+}
+
+impl<S: TreeSink> TreeSink for Bounded<S>
+where
+    S::Handle: Eq + Hash,
+{
+    type Handle = S::Handle;
+    type Output = S::Output;
+    type ElemName<'a>
+        = S::ElemName<'a>
+    where
+        Self: 'a;
+
+    fn finish(self) -> S::Output {
+        self.inner.finish()
+    }
+    fn parse_error(&self, msg: Cow<'static, str>) {
+        self.inner.parse_error(msg)
+    }
+    fn get_document(&self) -> S::Handle {
+        self.inner.get_document()
+    }
+    fn elem_name<'a>(&'a self, target: &'a S::Handle) -> S::ElemName<'a> {
+        self.inner.elem_name(target)
+    }
+    fn create_element(
+        &self,
+        name: QualName,
+        attrs: Vec<Attribute>,
+        flags: ElementFlags,
+    ) -> S::Handle {
+        let n = self.limits.elements.get() + 1;
+        self.limits.elements.set(n);
+        if n > self.limits.max_elements {
+            self.limits.exceed(format!(
+                "the parsed document has more than {} elements; the comparison methods build \
+                 at most that many for a document of this size (formatting elements reopened \
+                 in every paragraph multiply them)",
+                self.limits.max_elements
+            ));
+        }
+        self.inner.create_element(name, attrs, flags)
+    }
+    fn create_comment(&self, text: StrTendril) -> S::Handle {
+        self.inner.create_comment(text)
+    }
+    fn create_pi(&self, target: StrTendril, data: StrTendril) -> S::Handle {
+        self.inner.create_pi(target, data)
+    }
+    fn append(&self, parent: &S::Handle, child: NodeOrText<S::Handle>) {
+        self.appended(parent, &child);
+        self.inner.append(parent, child)
+    }
+    fn append_based_on_parent_node(
+        &self,
+        element: &S::Handle,
+        prev_element: &S::Handle,
+        child: NodeOrText<S::Handle>,
+    ) {
+        self.appended(prev_element, &child);
+        self.inner
+            .append_based_on_parent_node(element, prev_element, child)
+    }
+    fn append_doctype_to_document(
+        &self,
+        name: StrTendril,
+        public_id: StrTendril,
+        system_id: StrTendril,
+    ) {
+        self.inner
+            .append_doctype_to_document(name, public_id, system_id)
+    }
+    fn mark_script_already_started(&self, node: &S::Handle) {
+        self.inner.mark_script_already_started(node)
+    }
+    fn pop(&self, node: &S::Handle) {
+        self.inner.pop(node)
+    }
+    fn get_template_contents(&self, target: &S::Handle) -> S::Handle {
+        self.inner.get_template_contents(target)
+    }
+    fn same_node(&self, x: &S::Handle, y: &S::Handle) -> bool {
+        self.inner.same_node(x, y)
+    }
+    fn set_quirks_mode(&self, mode: QuirksMode) {
+        self.inner.set_quirks_mode(mode)
+    }
+    fn append_before_sibling(&self, sibling: &S::Handle, new_node: NodeOrText<S::Handle>) {
+        self.inner.append_before_sibling(sibling, new_node)
+    }
+    fn add_attrs_if_missing(&self, target: &S::Handle, attrs: Vec<Attribute>) {
+        self.inner.add_attrs_if_missing(target, attrs)
+    }
+    fn associate_with_form(
+        &self,
+        target: &S::Handle,
+        form: &S::Handle,
+        nodes: (&S::Handle, Option<&S::Handle>),
+    ) {
+        self.inner.associate_with_form(target, form, nodes)
+    }
+    fn remove_from_parent(&self, target: &S::Handle) {
+        self.inner.remove_from_parent(target)
+    }
+    fn reparent_children(&self, node: &S::Handle, new_parent: &S::Handle) {
+        self.inner.reparent_children(node, new_parent)
+    }
+    fn is_mathml_annotation_xml_integration_point(&self, handle: &S::Handle) -> bool {
+        self.inner
+            .is_mathml_annotation_xml_integration_point(handle)
+    }
+    fn set_current_line(&self, line_number: u64) {
+        self.inner.set_current_line(line_number)
+    }
+    fn allow_declarative_shadow_roots(&self, intended_parent: &S::Handle) -> bool {
+        self.inner.allow_declarative_shadow_roots(intended_parent)
+    }
+    fn attach_declarative_shadow(
+        &self,
+        location: &S::Handle,
+        template: &S::Handle,
+        attrs: &[Attribute],
+    ) -> bool {
+        self.inner
+            .attach_declarative_shadow(location, template, attrs)
+    }
 }
 
 /// Elements that start and end a line of output.
@@ -457,7 +680,7 @@ mod tests {
     use super::*;
 
     fn view(html: &str) -> (Html, String) {
-        let parsed = parse_document(html);
+        let parsed = parse_document(html).unwrap();
         let text = {
             let dom = Dom::new(&parsed);
             dom.render(0)

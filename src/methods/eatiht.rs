@@ -70,9 +70,17 @@ pub fn count_sentences(text: &str) -> usize {
 }
 
 /// The main text of `html` by eatiht. One block per line.
+///
+/// Empty when the document is beyond the comparison methods' limits; [`super::Method::try_extract`] says why.
 pub fn extract(html: &str) -> String {
-    let parsed = crate::methods::dom::parse_document(html);
-    let dom = Dom::new(&parsed);
+    crate::methods::dom::parse_document(html)
+        .map(|parsed| extract_parsed(&parsed))
+        .unwrap_or_default()
+}
+
+/// The main text of a parsed document by eatiht.
+pub(crate) fn extract_parsed(parsed: &scraper::Html) -> String {
+    let dom = Dom::new(parsed);
     let Some(body) = dom.body() else {
         return String::new();
     };

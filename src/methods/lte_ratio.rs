@@ -41,9 +41,17 @@ static WORD: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\w+").expect("the word pattern is valid"));
 
 /// The main text of `html` by the LTE text-to-markup ratio. One block per line.
+///
+/// Empty when the document is beyond the comparison methods' limits; [`super::Method::try_extract`] says why.
 pub fn extract(html: &str) -> String {
-    let parsed = crate::methods::dom::parse_document(html);
-    let dom = Dom::new(&parsed);
+    crate::methods::dom::parse_document(html)
+        .map(|parsed| extract_parsed(&parsed))
+        .unwrap_or_default()
+}
+
+/// The main text of a parsed document by the LTE text-to-markup ratio.
+pub(crate) fn extract_parsed(parsed: &scraper::Html) -> String {
+    let dom = Dom::new(parsed);
     if let Some(article) = dom.first_element("article") {
         return dom.render(article);
     }

@@ -49,6 +49,24 @@ pub mod lte_ratio;
 pub mod most_linked;
 pub mod text_distribution;
 
+/// The longest document the methods parse: 32 MiB (a parsed tree takes several times the
+/// bytes of its document).
+pub const MAX_DOCUMENT_BYTES: usize = 32 << 20;
+
+/// The deepest the methods let elements nest: 2,000. html5ever checks the open elements
+/// from the innermost outwards at many tags, so its time grows with the square of the depth
+/// (40,000 nested `div`s took 6.7 s); real pages nest a few dozen deep.
+pub const MAX_DEPTH: usize = 2_000;
+
+/// The most elements the methods build for a document of `bytes` bytes: 10,000 plus one
+/// per 2 bytes (a start tag takes at least 3), at most 1,000,000. Beyond that the tree is
+/// made of elements the parser reopens (formatting elements such as `<b>` are reopened in
+/// every paragraph after them: 2,000 of them before 2,000 paragraphs gave 4 million
+/// elements, 1.17 GB, from 37 KB).
+pub fn max_elements(bytes: usize) -> usize {
+    (10_000 + bytes / 2).min(1_000_000)
+}
+
 /// A whole-document comparison method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Method {
@@ -96,14 +114,35 @@ impl Method {
 
     /// The main text of `html` by this method: one block per line, lines separated by
     /// `'\n'`, no empty lines and no trailing newline. Empty when the method finds
-    /// nothing.
+    /// nothing, and when the document is beyond the limits ([`Method::try_extract`] says
+    /// why).
     pub fn extract(self, html: &str) -> String {
-        match self {
-            Method::MostLinked => most_linked::extract(html),
-            Method::TextDistribution => text_distribution::extract(html),
-            Method::Eatiht => eatiht::extract(html),
-            Method::LteRatio => lte_ratio::extract(html),
-        }
+        self.try_extract(html).unwrap_or_default()
+    }
+
+    /// As [`Method::extract`], with an error for a document beyond the limits.
+    ///
+    /// ```
+    /// use mainline::methods::{Method, MAX_DEPTH};
+    /// let deep = "<div>".repeat(MAX_DEPTH + 1) + "text";
+    /// let err = Method::Eatiht.try_extract(&deep).unwrap_err();
+    /// assert!(err.to_string().contains("nest more than"));
+    /// ```
+    ///
+    /// # Errors
+    /// [`crate::Error::Other`] when the document is longer than [`MAX_DOCUMENT_BYTES`],
+    /// nests elements deeper than [`MAX_DEPTH`], or parses into more elements than
+    /// [`max_elements`] allows. Parsing stops at the limit.
+    pub fn try_extract(self, html: &str) -> crate::Result<String> {
+        let parsed = dom::parse_document(html)?;
+        Ok(match self {
+            Method::MostLinked => most_linked::extract_parsed(&parsed),
+            Method::TextDistribution => {
+                text_distribution::extract_parsed(&parsed, text_distribution::Spread::default())
+            }
+            Method::Eatiht => eatiht::extract_parsed(&parsed),
+            Method::LteRatio => lte_ratio::extract_parsed(&parsed),
+        })
     }
 }
 
@@ -224,19 +263,55 @@ mod tests {
     }
 
     #[test]
-    fn a_hundred_thousand_nested_elements_do_not_overflow_the_stack() {
+    fn elements_nested_to_the_depth_limit_do_not_overflow_the_stack() {
         // `div`s alternate with `object`s: html5ever checks for an open `p` at every `div`
         // by scanning the open elements down to the nearest `object` (or similar), so this
-        // shape parses in linear time while a pure `div` nest takes quadratic time (see the
-        // ignored test below). The depth our own traversals see is the same.
-        let html = deep_page(100_000, &["<div>", "<object>"], &["</div>", "</object>"]);
+        // shape parses in linear time. The depth our own traversals see is the same.
+        let html = deep_page(
+            MAX_DEPTH - 10,
+            &["<div>", "<object>"],
+            &["</div>", "</object>"],
+        );
         assert_every_method_finds_the_innermost_text(&html);
     }
 
     #[test]
-    #[ignore = "html5ever parses 100,000 nested divs in quadratic time: minutes even in release"]
-    fn a_hundred_thousand_nested_divs_do_not_overflow_the_stack() {
+    fn a_hundred_thousand_nested_divs_are_refused_at_the_depth_limit() {
+        // Parsed whole, these took minutes (quadratic in the depth); parsing stops at the
+        // limit.
         let html = deep_page(100_000, &["<div>"], &["</div>"]);
-        assert_every_method_finds_the_innermost_text(&html);
+        let start = std::time::Instant::now();
+        for method in Method::ALL {
+            let err = method.try_extract(&html).unwrap_err().to_string();
+            assert!(err.contains("nest more than 2000 deep"), "{err}");
+            assert_eq!(method.extract(&html), "");
+        }
+        assert!(most_linked::try_dot(&html).is_err());
+        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+    }
+
+    #[test]
+    fn formatting_elements_reopened_in_every_paragraph_are_refused() {
+        // 2,000 distinct `<b>`s open in a paragraph are reopened in each of the 2,000
+        // paragraphs after it: 4 million elements (1.17 GB) from 37 KB.
+        let mut html = String::from("<body><p>");
+        for i in 0..1_500 {
+            html.push_str(&format!("<b id={i}>"));
+        }
+        html.push_str("x</p>");
+        html.push_str(&"<p>x</p>".repeat(2_000));
+        let err = Method::MostLinked
+            .try_extract(&html)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("more than"), "{err}");
+        assert!(err.contains("elements"), "{err}");
+    }
+
+    #[test]
+    fn a_document_over_the_size_limit_is_refused_before_parsing() {
+        let html = "a".repeat(MAX_DOCUMENT_BYTES + 1);
+        let err = Method::Eatiht.try_extract(&html).unwrap_err().to_string();
+        assert!(err.contains("at most 32 MiB"), "{err}");
     }
 }

@@ -34,9 +34,17 @@ pub const MIN_TEXT_LEN: usize = 50;
 pub const IGNORED_ELEMENTS: [&str; 2] = ["script", "a"];
 
 /// The main text of `html` by the most-linked node. One block per line.
+///
+/// Empty when the document is beyond the comparison methods' limits; [`super::Method::try_extract`] says why.
 pub fn extract(html: &str) -> String {
-    let parsed = crate::methods::dom::parse_document(html);
-    let dom = Dom::new(&parsed);
+    crate::methods::dom::parse_document(html)
+        .map(|parsed| extract_parsed(&parsed))
+        .unwrap_or_default()
+}
+
+/// The main text of a parsed document by the most-linked node.
+pub(crate) fn extract_parsed(parsed: &scraper::Html) -> String {
+    let dom = Dom::new(parsed);
     let tree = PrunedTree::new(&dom);
     match tree.most_linked() {
         Some(node) => dom.render(node),
@@ -48,8 +56,19 @@ pub fn extract(html: &str) -> String {
 /// per element, labelled `tag (length of own text)` (just `tag` when it has none), one
 /// `child -> parent` edge per link, and the most-linked node drawn
 /// `style=filled color=lightblue`. Node names are positions in document order.
+///
+/// For a document beyond the comparison methods' limits, a graph with no nodes and the
+/// reason as a comment; [`try_dot`] returns the reason as an error.
 pub fn dot(html: &str) -> String {
-    let parsed = crate::methods::dom::parse_document(html);
+    try_dot(html).unwrap_or_else(|e| format!("digraph G {{\n  // {e}\n}}\n"))
+}
+
+/// As [`dot`], with an error for a document beyond the limits.
+///
+/// # Errors
+/// As [`super::Method::try_extract`].
+pub fn try_dot(html: &str) -> crate::Result<String> {
+    let parsed = crate::methods::dom::parse_document(html)?;
     let dom = Dom::new(&parsed);
     let tree = PrunedTree::new(&dom);
     let chosen = tree.most_linked();
@@ -75,7 +94,7 @@ pub fn dot(html: &str) -> String {
         }
     }
     out.push('}');
-    out
+    Ok(out)
 }
 
 /// Content nodes and their ancestors, with in-link counts.

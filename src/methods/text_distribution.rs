@@ -71,14 +71,24 @@ impl Spread {
 
 /// The main text of `html` by text distribution, with `LV` measured as the mean absolute
 /// deviation. One block per line.
+///
+/// Empty when the document is beyond the comparison methods' limits; [`super::Method::try_extract`] says why.
 pub fn extract(html: &str) -> String {
     extract_with(html, Spread::MeanAbsoluteDeviation)
 }
 
 /// The main text of `html` by text distribution, with `LV` measured by `spread`.
+///
+/// Empty when the document is beyond the comparison methods' limits; [`super::Method::try_extract`] says why.
 pub fn extract_with(html: &str, spread: Spread) -> String {
-    let parsed = crate::methods::dom::parse_document(html);
-    let dom = Dom::new(&parsed);
+    crate::methods::dom::parse_document(html)
+        .map(|parsed| extract_parsed(&parsed, spread))
+        .unwrap_or_default()
+}
+
+/// The main text of a parsed document by text distribution.
+pub(crate) fn extract_parsed(parsed: &scraper::Html, spread: Spread) -> String {
+    let dom = Dom::new(parsed);
     match choose(&dom, spread) {
         Some(node) => dom.render(node),
         None => String::new(),

@@ -90,6 +90,7 @@ mod kernel;
 mod mlp;
 mod trees;
 
+pub use file::MAX_MODEL_BYTES;
 pub(crate) use kernel::Kernel;
 pub use mlp::{Activation, Layer};
 pub use trees::{MAX_DEPTH, Tree};

@@ -12,9 +12,11 @@
 //!   and `"error"` saying why. It never stops the stream, and is not an input failure for
 //!   the exit code.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::io::{self, BufRead, BufReader};
 use std::path::PathBuf;
+use std::sync::{Arc, Condvar, Mutex};
 
 use serde::Deserialize;
 use serde::de::{MapAccess, Visitor};
@@ -28,27 +30,80 @@ const BATCH_RECORDS: usize = 256;
 /// Most input bytes in one job (a job ends after the record that reaches it).
 const BATCH_BYTES: usize = 1 << 20;
 
-/// The fields of a JSON object in their order, values as raw JSON text.
-struct Fields(Vec<(String, Box<RawValue>)>);
+/// The fields of a JSON object in their order, values as raw JSON text borrowed from the
+/// record (a record is not copied: its `html` string is the only large value).
+struct Fields<'a>(Vec<(String, &'a RawValue)>);
 
-impl<'de> Deserialize<'de> for Fields {
+impl<'de: 'a, 'a> Deserialize<'de> for Fields<'a> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct FieldsVisitor;
-        impl<'de> Visitor<'de> for FieldsVisitor {
-            type Value = Fields;
+        struct FieldsVisitor<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for FieldsVisitor<'a> {
+            type Value = Fields<'a>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a JSON object")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields<'a>, A::Error> {
                 let mut fields = Vec::with_capacity(map.size_hint().unwrap_or(4));
-                while let Some(entry) = map.next_entry::<String, Box<RawValue>>()? {
+                while let Some(entry) = map.next_entry::<String, &'de RawValue>()? {
                     fields.push(entry);
                 }
                 Ok(Fields(fields))
             }
         }
-        d.deserialize_map(FieldsVisitor)
+        d.deserialize_map(FieldsVisitor(std::marker::PhantomData))
     }
+}
+
+/// The text of a JSON string value, borrowed when it has no escapes.
+fn json_string(raw: &RawValue) -> Result<Cow<'_, str>, String> {
+    let json = raw.get();
+    if !json.starts_with('"') {
+        return Err("the html field is not a string".to_string());
+    }
+    if let Ok(s) = serde_json::from_str::<&str>(json) {
+        return Ok(Cow::Borrowed(s));
+    }
+    serde_json::from_str::<String>(json)
+        .map(Cow::Owned)
+        .map_err(|e| match lone_surrogate(json) {
+            Some((at, escape)) => format!(
+                "the html string has a lone surrogate escape {escape} at byte {at} of the \
+                 field (JSON text must pair \\ud800-\\udbff with a following \\udc00-\\udfff)"
+            ),
+            None => format!("the html string is not valid JSON text: {e}"),
+        })
+}
+
+/// The first `\uXXXX` escape in a JSON string that is half of a surrogate pair without the
+/// other half, and its byte offset.
+fn lone_surrogate(json: &str) -> Option<(usize, &str)> {
+    let bytes = json.as_bytes();
+    let unit = |at: usize| -> Option<u16> {
+        let hex = json.get(at + 2..at + 6)?;
+        (bytes.get(at) == Some(&b'\\') && bytes.get(at + 1) == Some(&b'u'))
+            .then(|| u16::from_str_radix(hex, 16).ok())
+            .flatten()
+    };
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        match unit(i) {
+            Some(0xd800..=0xdbff) => {
+                if !matches!(unit(i + 6), Some(0xdc00..=0xdfff)) {
+                    return Some((i, &json[i..i + 6]));
+                }
+                i += 12;
+            }
+            Some(0xdc00..=0xdfff) => return Some((i, &json[i..i + 6])),
+            Some(_) => i += 6,
+            // Any other escape is two characters (`\\`, `\"`, `\n`, ...).
+            None => i += 2,
+        }
+    }
+    None
 }
 
 /// What a record came to.
@@ -68,7 +123,23 @@ pub fn record(
     keep_html: bool,
     text_of: impl FnOnce(&str) -> Result<String, String>,
 ) -> Record {
-    let parsed = if line.iter().all(u8::is_ascii_whitespace) {
+    finish(parse(line), keep_html, text_of)
+}
+
+/// The output line of a record longer than the cap: its `bytes` were read and dropped.
+pub fn too_long(bytes: u64, cap: usize) -> Record {
+    finish(
+        Err(format!(
+            "the record is {bytes} bytes long, more than the {cap} bytes allowed \
+             (--max-record-bytes); skipped"
+        )),
+        false,
+        |_| Err(String::new()),
+    )
+}
+
+fn parse(line: &[u8]) -> Result<Fields<'_>, String> {
+    if line.iter().all(u8::is_ascii_whitespace) {
         Err("empty line".to_string())
     } else {
         std::str::from_utf8(line)
@@ -76,20 +147,29 @@ pub fn record(
             .and_then(|s| {
                 serde_json::from_str::<Fields>(s).map_err(|e| format!("not a JSON object: {e}"))
             })
-    };
+    }
+}
+
+fn finish(
+    parsed: Result<Fields<'_>, String>,
+    keep_html: bool,
+    text_of: impl FnOnce(&str) -> Result<String, String>,
+) -> Record {
     let (fields, result, html_bytes) = match parsed {
         Err(e) => (Vec::new(), Err(e), 0),
         Ok(Fields(fields)) => {
             let html = fields
                 .iter()
                 .find(|(k, _)| k == "html")
-                .map(|(_, v)| serde_json::from_str::<String>(v.get()));
+                .map(|(_, v)| json_string(v));
             match html {
                 None => (fields, Err("the record has no html field".to_string()), 0),
-                Some(Err(_)) => (fields, Err("the html field is not a string".to_string()), 0),
+                Some(Err(e)) => (fields, Err(e), 0),
                 Some(Ok(html)) => {
                     let n = html.len() as u64;
-                    (fields, text_of(&html), n)
+                    let text = text_of(&html);
+                    drop(html);
+                    (fields, text, n)
                 }
             }
         }
@@ -129,30 +209,99 @@ fn push_str(out: &mut Vec<u8>, s: &str) {
     serde_json::to_writer(&mut *out, s).expect("writing into memory");
 }
 
+/// One input line.
+pub enum Line {
+    /// The line, without its line end.
+    Record(Vec<u8>),
+    /// A line longer than the cap: how many bytes it had (read and dropped).
+    TooLong(u64),
+}
+
 /// The lines of the inputs in batches: each batch is a job for one thread.
+///
+/// NOTE: memory: a line is held only up to the cap (the rest of a longer one is read and
+/// dropped), and batches are handed out only while the bytes of those not yet finished
+/// stay within a budget ([`Budget`]), so a run of large records is not queued up whole for
+/// the threads.
 pub struct Batches {
     inputs: std::vec::IntoIter<Found>,
     current: Option<(PathBuf, BufReader<mainline::input::Input>)>,
     /// A read error to report after the lines read before it.
     failure: Option<Batch>,
+    max_record: usize,
+    budget: Arc<Budget>,
 }
 
 /// One item of [`Batches`].
 pub enum Batch {
-    /// Lines without their line ends.
-    Lines(Vec<Vec<u8>>),
+    /// Lines, and their claim on the budget (given back when the batch is dropped).
+    Lines(Vec<Line>, Ticket),
     /// An input that could not be opened or read to its end (after the lines read).
     Failed(PathBuf, anyhow::Error),
 }
 
+/// Bytes of the batches handed out and not yet finished, and how many may be.
+pub struct Budget {
+    limit: usize,
+    held: Mutex<usize>,
+    freed: Condvar,
+}
+
+impl Budget {
+    /// A budget of `limit` bytes. A batch larger than that is handed out when no other is
+    /// held.
+    pub fn new(limit: usize) -> Arc<Self> {
+        Arc::new(Budget {
+            limit,
+            held: Mutex::new(0),
+            freed: Condvar::new(),
+        })
+    }
+
+    /// Waits until `bytes` more fit, and claims them.
+    fn claim(self: &Arc<Self>, bytes: usize) -> Ticket {
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        while *held > 0 && *held + bytes > self.limit {
+            held = self.freed.wait(held).unwrap_or_else(|e| e.into_inner());
+        }
+        *held += bytes;
+        Ticket {
+            budget: Arc::clone(self),
+            bytes,
+        }
+    }
+}
+
+/// A batch's claim on the [`Budget`], given back when it is dropped.
+pub struct Ticket {
+    budget: Arc<Budget>,
+    bytes: usize,
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        let mut held = self.budget.held.lock().unwrap_or_else(|e| e.into_inner());
+        *held -= self.bytes;
+        self.budget.freed.notify_all();
+    }
+}
+
 impl Batches {
-    /// Batches of the lines of `inputs`, read one after the other.
-    pub fn new(inputs: Vec<Found>) -> Self {
+    /// Batches of the lines of `inputs`, read one after the other; lines longer than
+    /// `max_record` bytes are dropped ([`Line::TooLong`]); at most `budget` bytes of lines
+    /// are handed out and unfinished at a time (or one batch, however large).
+    pub fn new(inputs: Vec<Found>, max_record: usize, budget: usize) -> Self {
         Batches {
             inputs: inputs.into_iter(),
             current: None,
             failure: None,
+            max_record,
+            budget: Budget::new(budget),
         }
+    }
+
+    fn hand_out(&self, lines: Vec<Line>, bytes: usize) -> Batch {
+        Batch::Lines(lines, self.budget.claim(bytes))
     }
 }
 
@@ -167,14 +316,16 @@ impl Iterator for Batches {
         let mut bytes = 0;
         loop {
             let Some((path, reader)) = &mut self.current else {
-                let path = match self.inputs.next()? {
-                    Found::Page { path, .. } => path,
-                    Found::Unreadable { path, error } => {
+                let path = match self.inputs.next() {
+                    Some(Found::Page { path, .. }) => path,
+                    Some(Found::Unreadable { path, error }) => {
                         let error = anyhow::Error::new(error).context("reading the directory");
                         return Some(Batch::Failed(path, error));
                     }
+                    None if lines.is_empty() => return None,
+                    None => return Some(self.hand_out(lines, bytes)),
                 };
-                match mainline::input::open(&path) {
+                match crate::cli::open_input(&path) {
                     Ok(input) => {
                         self.current = Some((path, BufReader::with_capacity(1 << 16, input)))
                     }
@@ -185,21 +336,23 @@ impl Iterator for Batches {
             // NOTE: hand on what has been read before a read that may wait for more input
             // (a pipe fed slowly), so that records do not wait for a full batch.
             if !lines.is_empty() && !reader.buffer().contains(&b'\n') {
-                return Some(Batch::Lines(lines));
+                return Some(self.hand_out(lines, bytes));
             }
-            let mut line = Vec::new();
-            match read_line(reader, &mut line) {
-                Ok(0) => {
+            match read_line(reader, self.max_record) {
+                Ok(None) => {
                     self.current = None;
                     if !lines.is_empty() {
-                        return Some(Batch::Lines(lines));
+                        return Some(self.hand_out(lines, bytes));
                     }
                 }
-                Ok(n) => {
-                    bytes += n;
+                Ok(Some(line)) => {
+                    bytes += match &line {
+                        Line::Record(l) => l.len() + 1,
+                        Line::TooLong(_) => 1,
+                    };
                     lines.push(line);
                     if lines.len() >= BATCH_RECORDS || bytes >= BATCH_BYTES {
-                        return Some(Batch::Lines(lines));
+                        return Some(self.hand_out(lines, bytes));
                     }
                 }
                 Err(e) => {
@@ -209,24 +362,61 @@ impl Iterator for Batches {
                         return Some(failure);
                     }
                     self.failure = Some(failure);
-                    return Some(Batch::Lines(lines));
+                    return Some(self.hand_out(lines, bytes));
                 }
             }
         }
     }
 }
 
-/// Reads one line into `line` without its `\n` (or `\r\n`); returns the bytes consumed,
-/// 0 at the end of the input.
-fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<usize> {
-    let n = reader.read_until(b'\n', line)?;
-    if line.last() == Some(&b'\n') {
-        line.pop();
-        if line.last() == Some(&b'\r') {
-            line.pop();
+/// Reads one line without its `\n` (or `\r\n`), holding at most `cap` bytes of it: a
+/// longer line is read to its end and dropped (its length without the `\n` is kept).
+/// `None` at the end of the input.
+fn read_line(reader: &mut impl BufRead, cap: usize) -> io::Result<Option<Line>> {
+    let mut line = Vec::new();
+    let mut total: u64 = 0;
+    let mut too_long = false;
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            if total == 0 {
+                return Ok(None);
+            }
+            break;
+        }
+        let (piece, used, ended) = match memchr::memchr(b'\n', buf) {
+            Some(i) => (&buf[..i], i + 1, true),
+            None => (buf, buf.len(), false),
+        };
+        total += piece.len() as u64;
+        if !too_long {
+            if line.len() + piece.len() > cap + 1 {
+                // NOTE: one byte over the cap is kept, for a `\r` before the `\n`.
+                too_long = true;
+                line = Vec::new();
+            } else {
+                line.extend_from_slice(piece);
+            }
+        }
+        reader.consume(used);
+        if ended {
+            break;
         }
     }
-    Ok(n)
+    if too_long {
+        return Ok(Some(Line::TooLong(total)));
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    if line.len() > cap {
+        return Ok(Some(Line::TooLong(total)));
+    }
+    Ok(Some(Line::Record(line)))
 }
 
 #[cfg(test)]
@@ -266,6 +456,14 @@ mod tests {
             (r#"{"id": 7}"#, "no html field"),
             (r#"{"id": 7, "html": 3}"#, "not a string"),
             (r#"{"id": 7, "html": ""}"#, "nothing"),
+            (
+                r#"{"id": 7, "html": "a\ud800b"}"#,
+                "lone surrogate escape \\ud800 at byte 2",
+            ),
+            (
+                r#"{"id": 7, "html": "\\\udc00"}"#,
+                "lone surrogate escape \\udc00 at byte 3",
+            ),
         ] {
             let r = record(line.as_bytes(), false, upper);
             assert!(r.failed, "{line}");
@@ -291,11 +489,14 @@ mod tests {
             path,
             out_name: PathBuf::new(),
         });
-        for batch in Batches::new(inputs.into()) {
+        for batch in Batches::new(inputs.into(), 1 << 20, 1 << 20) {
             match batch {
-                Batch::Lines(l) => {
+                Batch::Lines(l, _) => {
                     batches += 1;
-                    got.extend(l.into_iter().map(|l| String::from_utf8(l).unwrap()));
+                    got.extend(l.into_iter().map(|l| match l {
+                        Line::Record(l) => String::from_utf8(l).unwrap(),
+                        Line::TooLong(n) => format!("too long {n}"),
+                    }));
                 }
                 Batch::Failed(p, _) => got.push(format!("failed {}", p.display())),
             }
