@@ -455,6 +455,21 @@ impl Extractor {
         &self.splitter
     }
 
+    /// Whether each line records its [`Structure`](crate::lines::Structure), for
+    /// rendering Markdown (off by default; see [`Splitter::with_structure`]). Decisions
+    /// are the same either way. Set it before the first [`Extractor::write`].
+    pub fn with_structure(mut self, yes: bool) -> Self {
+        self.splitter = std::mem::take(&mut self.splitter).with_structure(yes);
+        self
+    }
+
+    /// Decode the document with `encoding`, whatever it declares (see
+    /// [`Splitter::with_encoding`]). Set it before the first [`Extractor::write`].
+    pub fn with_encoding(mut self, encoding: &'static encoding_rs::Encoding) -> Self {
+        self.splitter = std::mem::take(&mut self.splitter).with_encoding(encoding);
+        self
+    }
+
     /// Whether to collect the page's metadata as it is read (off by default; see
     /// [`crate::meta`]). Set it before the first [`Extractor::write`].
     pub fn with_metadata(mut self, yes: bool) -> Self {

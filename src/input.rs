@@ -39,6 +39,8 @@ pub enum EncodingSource {
     Meta,
     /// No declaration: the bytes were valid UTF-8, or `chardetng` guessed.
     Detected,
+    /// Given by the caller (text that is already decoded).
+    Given,
 }
 
 /// The outcome of [`sniff`].

@@ -1,18 +1,52 @@
 //! mainline: streaming main-content extraction from HTML.
+//!
+//! One call takes a page (bytes in any encoding, gzip or not) to its main content as text
+//! or Markdown, with what the page says about itself:
+//!
+//! ```
+//! let html = b"<html lang=en><head><title>Sourdough | Bakery Notes</title>
+//!   <meta property=og:site_name content='Bakery Notes'></head>
+//!   <body><nav><a href=/>Home</a> <a href=/recipes>Recipes</a> <a href=/about>About</a></nav>
+//!   <article><h1>Sourdough</h1>
+//!   <p>A starter is a community of wild yeasts and lactic acid bacteria that leavens the bread.</p>
+//!   <p>Feed it with flour and water every day, and keep it somewhere warm while it ferments.</p>
+//!   <ul><li>Feed it daily.</li><li>Keep it warm.</li></ul></article>
+//!   <footer><a href=/privacy>Privacy</a></footer></body></html>";
+//! let doc = mainline::extract(html)?;
+//! assert!(doc.text().contains("A starter is a community of wild yeasts"));
+//! assert!(!doc.text().contains("Privacy"));
+//! assert!(doc.markdown().ends_with("ferments.\n\n- Feed it daily.\n- Keep it warm.\n"));
+//! assert_eq!(doc.metadata().title.as_deref(), Some("Sourdough"));
+//! assert_eq!(doc.metadata().language.as_deref(), Some("en"));
+//! # Ok::<(), mainline::Error>(())
+//! ```
+//!
+//! [`Options`] choose another model or a fixed density threshold, links and images in the
+//! Markdown, and the page's URL; [`extract_str`] takes text that is already decoded.
+//!
+//! Underneath, the page is read as a stream: [`lines::Splitter`] cuts it into the lines a
+//! text-mode browser would show, [`features`] describes each line and its neighbours, and a
+//! trained model ([`extract::ModelScorer`]) decides which to keep. [`extract::Extractor`]
+//! wires these together with bounded memory, for pages fed in pieces; [`markdown`] and
+//! [`meta`] render and describe what it keeps.
 #![deny(rustdoc::broken_intra_doc_links)]
 
 pub mod corpus;
 pub mod cv;
+pub mod document;
 pub mod error;
 pub mod eval;
 pub mod extract;
 pub mod features;
 pub mod input;
 pub mod lines;
+pub mod markdown;
 pub mod meta;
 pub mod methods;
 pub mod model;
 pub mod stack;
 pub mod train;
 
+pub use document::{Builder, Document, Format, Options, extract, extract_str};
 pub use error::{Error, Result};
+pub use meta::Metadata;

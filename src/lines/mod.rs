@@ -108,6 +108,7 @@
 //! bytes read, so that it does not depend on how the input is cut into pieces.
 
 mod guard;
+mod shape;
 mod tags;
 
 use std::borrow::Cow;
@@ -119,6 +120,7 @@ use encoding_rs::{CoderResult, Decoder, Encoding};
 pub(crate) use guard::KeyHasher;
 use guard::{AttrSpan, EndTag, Guard, Limits, Piece, StartTag, TextKind};
 pub use guard::{MAX_ATTRIBUTES, MAX_OPEN_ELEMENTS, MAX_TAG_BYTES};
+pub use shape::{CodeBlock, ListItem, Span, SpanKind, Structure, TableCell};
 pub use tags::{Block, ctx, hint};
 use tags::{Closes, class_hints, classify, role_ctx};
 
@@ -182,6 +184,10 @@ pub struct Line {
     /// [`NO_ELEMENT`] fills the rest. Two lines of one document share an element when they
     /// share a number: the key for pooling lines by container.
     pub path: [u32; PATH_LEVELS],
+    /// Where the line sits in lists, tables, `<pre>` blocks and quotes, and its inline
+    /// spans: only when asked for with [`Splitter::with_structure`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structure: Option<Box<Structure>>,
 }
 
 /// How many enclosing line-breaking elements a line lists in [`Line::path`].
@@ -375,6 +381,8 @@ struct State {
     decoded: String,
     /// The page's metadata, when collected ([`Splitter::with_metadata`]).
     meta: Option<Box<crate::meta::Collector>>,
+    /// The structure stack, when asked for ([`Splitter::with_structure`]).
+    shape: Option<Box<shape::Shapes>>,
 }
 
 const OVERFLOW_ID: u32 = u32::MAX;
@@ -416,7 +424,10 @@ impl State {
                         let encoding = self.encoding.unwrap_or(encoding_rs::UTF_8);
                         m.end_tag(end.depth, end.start, encoding);
                     }
-                    self.end_tags(*end)
+                    self.end_tags(*end);
+                    if let Some(sh) = self.shape.as_deref_mut() {
+                        sh.end_tag(end.depth, self.cur.text.len());
+                    }
                 }
                 Piece::FillStart { at, breaks } => self.fill_start(*at, *breaks),
                 Piece::FillEnd { at } => self.fill_end(*at),
@@ -494,6 +505,9 @@ impl State {
             Closes::Cell => self.close_implied(Kind::Cell, &[Kind::Row, Kind::Table]),
             Closes::Row => self.close_implied(Kind::Row, &[Kind::Table]),
             Closes::Option => self.close_implied(Kind::Option, &[Kind::Select]),
+        }
+        if self.shape.is_some() && shape::wanted(&name) {
+            self.shape_start(&name, tag, attrs, bytes, encoding);
         }
         if !tag.content {
             return None;
@@ -779,6 +793,11 @@ impl State {
             src += self.source_len(ch);
             if pre && (ch == '\n' || ch == '\r') {
                 if !(ch == '\n' && self.pre_cr) {
+                    if self.cur.text.is_empty() {
+                        if let Some(sh) = self.shape.as_deref_mut() {
+                            sh.pre_newline();
+                        }
+                    }
                     self.split_in_text(before);
                 }
                 self.pre_cr = ch == '\r';
@@ -810,6 +829,31 @@ impl State {
             ch.len_utf8() as u64
         } else {
             1
+        }
+    }
+
+    /// Gives a start tag that matters to the structure to [`shape::Shapes`].
+    fn shape_start<'b>(
+        &mut self,
+        name: &str,
+        tag: &StartTag,
+        attrs: &[AttrSpan],
+        bytes: &dyn Fn(u64, u64) -> &'b [u8],
+        encoding: &'static Encoding,
+    ) {
+        let depth = self.tokenizer_open.len();
+        let at =
+            self.cur.text.len() + usize::from(self.cur.pending_space && !self.cur.text.is_empty());
+        let get = |key: &str| -> Option<String> {
+            attrs
+                .iter()
+                .find(|a| {
+                    bytes(a.name, a.name + a.name_len as u64).eq_ignore_ascii_case(key.as_bytes())
+                })
+                .map(|a| htmlize::unescape(attr_value(a, bytes, encoding)).into_owned())
+        };
+        if let Some(sh) = self.shape.as_deref_mut() {
+            sh.start_tag(name, &get, depth, at, tag.content);
         }
     }
 
@@ -927,6 +971,9 @@ impl State {
                 .filter_map(|o| o.descriptor.clone())
                 .take(MAX_ANCESTORS),
         );
+        if let Some(sh) = self.shape.as_deref_mut() {
+            sh.line_starts(cur.block == Block::Cell);
+        }
     }
 
     /// Ends the current line at a tag that starts at `pos`.
@@ -971,6 +1018,10 @@ impl State {
         if let Some(m) = self.meta.as_deref_mut() {
             m.line(&cur.text, cur.heading);
         }
+        let structure = self
+            .shape
+            .as_deref_mut()
+            .and_then(|s| s.line_ends(cur.text.len()));
         self.queue.push_back(Line {
             index: self.index,
             text: cur.text,
@@ -987,6 +1038,7 @@ impl State {
             region: blocks[2],
             ancestors: cur.ancestors,
             path,
+            structure,
         });
         self.index += 1;
         self.line_start = end;
@@ -1218,6 +1270,8 @@ pub struct Splitter {
     /// and the bytes of the last piece.
     out: Vec<u8>,
     out_start: u64,
+    /// An encoding given by the caller ([`Splitter::with_encoding`]).
+    given: Option<&'static Encoding>,
 }
 
 impl Default for Splitter {
@@ -1248,6 +1302,7 @@ impl Splitter {
             limits: Limits::default(),
             out: Vec::new(),
             out_start: 0,
+            given: None,
         }
     }
 
@@ -1273,7 +1328,9 @@ impl Splitter {
     pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
         self.written += bytes.len() as u64;
         match &mut self.stage {
-            Stage::Sniffing(head) if head.is_empty() && sniffing_done(bytes, 0) => {
+            Stage::Sniffing(head)
+                if head.is_empty() && (self.given.is_some() || sniffing_done(bytes, 0)) =>
+            {
                 // NOTE: a first write that settles the encoding by itself goes to the
                 // tokenizer without being copied (a whole page is often written at once).
                 self.stage = Stage::Sniffing(Vec::new());
@@ -1377,6 +1434,41 @@ impl Splitter {
         self
     }
 
+    /// Decode the document with `encoding` whatever it declares (a byte order mark, a
+    /// `<meta charset>`), without holding back its first bytes: for text that is already
+    /// decoded, such as a Rust `&str` with UTF-8. Set it before the first
+    /// [`Splitter::write`].
+    ///
+    /// ```
+    /// let mut s = mainline::lines::Splitter::new().with_encoding(encoding_rs::UTF_8);
+    /// s.write("<meta charset=iso-8859-1><p>Déjà vu</p>".as_bytes())?;
+    /// assert_eq!(s.next_line().unwrap().text, "Déjà vu");
+    /// # Ok::<(), mainline::Error>(())
+    /// ```
+    pub fn with_encoding(mut self, encoding: &'static Encoding) -> Self {
+        self.given = Some(encoding);
+        self
+    }
+
+    /// Whether each line records its [`Structure`] (off by default): lists, tables, `<pre>`
+    /// blocks, quotes and inline spans, for rendering Markdown. Lines are otherwise the
+    /// same. Set it before the first [`Splitter::write`].
+    ///
+    /// ```
+    /// let mut s = mainline::lines::Splitter::new().with_structure(true);
+    /// s.write(b"<ol start=3><li>Three <em>four</em></li></ol>")?;
+    /// s.end()?;
+    /// let line = s.next_line().unwrap();
+    /// let st = line.structure.as_deref().unwrap();
+    /// assert_eq!(st.item.as_ref().map(|i| (i.ordered, i.ordinal)), Some((true, 3)));
+    /// assert_eq!((st.spans[0].start, st.spans[0].end), (6, 10));
+    /// # Ok::<(), mainline::Error>(())
+    /// ```
+    pub fn with_structure(mut self, yes: bool) -> Self {
+        self.state.shape = yes.then(Box::default);
+        self
+    }
+
     /// The metadata collected so far, when asked for with [`Splitter::with_metadata`]:
     /// what the head gives once [`Splitter::head_done`], all of it after [`Splitter::end`].
     pub fn metadata(&self) -> Option<crate::meta::Metadata> {
@@ -1405,7 +1497,13 @@ impl Splitter {
         if let Some(kind) = input::binary_kind(head) {
             return Err(Error::NotHtml(format!("the data looks like a {kind}")));
         }
-        let sniffed = input::sniff(head, complete);
+        let sniffed = match self.given {
+            Some(encoding) => Sniffed {
+                encoding,
+                source: EncodingSource::Given,
+            },
+            None => input::sniff(head, complete),
+        };
         self.sniffed = Some(sniffed);
         let (encoding, transcoder) = if sniffed.encoding.is_ascii_compatible() {
             (sniffed.encoding, None)

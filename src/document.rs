@@ -1,0 +1,514 @@
+//! One call from HTML to a [`Document`]: its text, Markdown, metadata and every line with
+//! its score and decision.
+//!
+//! [`extract`] and [`extract_str`] use the built-in model and default [`Options`];
+//! [`Options::extract`] takes others. Both are built on the streaming
+//! [`Extractor`](crate::extract::Extractor), which stays the low-level API (bounded memory,
+//! bytes in pieces); a `Document` holds the whole page's lines.
+//!
+//! ```
+//! let doc = mainline::extract(b"<title>Tides | Sea Notes</title>
+//!     <nav><a href=/>Home</a> <a href=/about>About</a> <a href=/maps>Maps</a></nav>
+//!     <article><h1>Tides</h1>
+//!     <p>The tide comes in twice a day, pulled by the moon and, less, by the sun.</p>
+//!     <p>Walkers who know the times cross the sands and come back before the water.</p>
+//!     </article><footer><a href=/privacy>Privacy</a></footer>")?;
+//! assert!(doc.text().ends_with("pulled by the moon and, less, by the sun.\n\
+//!     Walkers who know the times cross the sands and come back before the water."));
+//! assert!(!doc.text().contains("Privacy"));
+//! assert!(doc.markdown().ends_with("by the sun.\n\nWalkers who know the times cross the sands and come back before the water.\n"));
+//! assert_eq!(doc.metadata().title.as_deref(), Some("Tides | Sea Notes"));
+//! assert_eq!(doc.lines().len(), 5); // the menu, the heading, two paragraphs, the footer
+//! # Ok::<(), mainline::Error>(())
+//! ```
+
+use std::io::Read;
+use std::sync::{Arc, LazyLock, OnceLock};
+
+use crate::extract::{Decision, Extractor, ModelScorer, Scorer, Threshold};
+use crate::markdown::{self, Renderer};
+use crate::meta::Metadata;
+use crate::{Error, Result};
+
+/// The built-in model, parsed once.
+static BUILTIN: LazyLock<Arc<ModelScorer>> = LazyLock::new(|| Arc::new(ModelScorer::builtin()));
+
+/// What [`Document::output`] writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Format {
+    /// The kept lines, one per output line.
+    #[default]
+    Text,
+    /// GitHub-flavoured Markdown (see [`crate::markdown`]).
+    Markdown,
+    /// One JSON object: metadata, text and counts (see [`Document::to_json`]).
+    Json,
+}
+
+/// How to extract: the model (or a fixed threshold), the output format, links, images and
+/// the page's URL. `Options::default()` is the built-in model, text, no links, no images.
+///
+/// ```
+/// use mainline::{Format, Options};
+/// let opts = Options::new()
+///     .threshold(0.5)
+///     .format(Format::Markdown)
+///     .links(true)
+///     .url("https://ex.org/a/");
+/// let doc = opts.extract_str("<p>See <a href=b.html>the next page</a> for more about the tides.</p>")?;
+/// assert_eq!(doc.output(), "See [the next page](https://ex.org/a/b.html) for more about the tides.\n");
+/// # Ok::<(), mainline::Error>(())
+/// ```
+#[derive(Clone, Default)]
+pub struct Options {
+    format: Format,
+    scorer: Option<Arc<dyn Scorer>>,
+    links: bool,
+    images: bool,
+    markdown_in_json: bool,
+    url: Option<String>,
+}
+
+impl std::fmt::Debug for Options {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options")
+            .field("format", &self.format)
+            .field("scorer", &self.scorer.as_ref().map(|s| s.describe()))
+            .field("links", &self.links)
+            .field("images", &self.images)
+            .field("markdown_in_json", &self.markdown_in_json)
+            .field("url", &self.url)
+            .finish()
+    }
+}
+
+impl Options {
+    /// The defaults: the built-in model, [`Format::Text`], no links, no images, no URL.
+    pub fn new() -> Self {
+        Options::default()
+    }
+
+    /// What [`Document::output`] writes. Default: [`Format::Text`].
+    pub fn format(mut self, format: Format) -> Self {
+        self.format = format;
+        self
+    }
+
+    /// Decide with this model instead of the built-in one.
+    pub fn model(mut self, model: ModelScorer) -> Self {
+        self.scorer = Some(Arc::new(model));
+        self
+    }
+
+    /// Decide with any [`Scorer`]. Default: the built-in model.
+    pub fn scorer(mut self, scorer: Arc<dyn Scorer>) -> Self {
+        self.scorer = Some(scorer);
+        self
+    }
+
+    /// Keep a line when its text density is above `x` (the seed design's fixed rule,
+    /// usually 0.5) instead of using a model.
+    pub fn threshold(mut self, x: f32) -> Self {
+        self.scorer = Some(Arc::new(Threshold(x)));
+        self
+    }
+
+    /// Write links in Markdown as `[text](url)`. Default: off (their text only).
+    pub fn links(mut self, yes: bool) -> Self {
+        self.links = yes;
+        self
+    }
+
+    /// Write images in Markdown as `![alt](src)`. Default: off.
+    pub fn images(mut self, yes: bool) -> Self {
+        self.images = yes;
+        self
+    }
+
+    /// Include the Markdown in [`Document::to_json`]. Default: off.
+    pub fn markdown_in_json(mut self, yes: bool) -> Self {
+        self.markdown_in_json = yes;
+        self
+    }
+
+    /// The page's URL: relative links are resolved against it (a `<base href>` in the page
+    /// wins), and it is the document's `url`. Default: none (the page's canonical link).
+    pub fn url(mut self, url: impl Into<String>) -> Self {
+        self.url = Some(url.into());
+        self
+    }
+
+    /// The scorer these options decide with.
+    pub fn scorer_or_builtin(&self) -> Arc<dyn Scorer> {
+        match &self.scorer {
+            Some(s) => Arc::clone(s),
+            None => BUILTIN.clone(),
+        }
+    }
+
+    /// Extracts a page given as bytes: gzip-compressed or not (recognised by content), in
+    /// any encoding (a byte order mark, a `<meta>` charset or detection decides).
+    ///
+    /// # Errors
+    /// [`Error::NotHtml`] when the data starts like a binary format, [`Error::Gzip`] when
+    /// gzip data is corrupt or truncated.
+    pub fn extract(&self, html: &[u8]) -> Result<Document> {
+        let mut b = self.builder();
+        if html.starts_with(&[0x1f, 0x8b]) {
+            let mut gz = flate2::read::MultiGzDecoder::new(html);
+            let mut buf = vec![0u8; 64 * 1024];
+            loop {
+                let n = match gz.read(&mut buf) {
+                    Ok(0) => break,
+                    Ok(n) => n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                        return Err(Error::Gzip("the stream is truncated".into()));
+                    }
+                    Err(e) => return Err(Error::Gzip(e.to_string())),
+                };
+                b.write(&buf[..n])?;
+            }
+        } else {
+            b.write(html)?;
+        }
+        b.end()
+    }
+
+    /// Extracts a page that is already decoded text: a `<meta charset>` in it is ignored.
+    ///
+    /// # Errors
+    /// As [`Options::extract`] (a `&str` is never gzip).
+    pub fn extract_str(&self, html: &str) -> Result<Document> {
+        let mut b = self.builder();
+        b.ex = Extractor::new(self.scorer_or_builtin())
+            .with_metadata(true)
+            .with_structure(true)
+            .with_encoding(encoding_rs::UTF_8);
+        b.write(html.as_bytes())?;
+        b.end()
+    }
+
+    /// A [`Builder`] to feed a page in pieces.
+    pub fn builder(&self) -> Builder {
+        Builder {
+            ex: Extractor::new(self.scorer_or_builtin())
+                .with_metadata(true)
+                .with_structure(true),
+            opts: self.clone(),
+            lines: Vec::new(),
+            bytes: 0,
+        }
+    }
+}
+
+/// Builds a [`Document`] from a page fed in pieces (not decompressed: see
+/// [`Options::extract`] for gzip).
+///
+/// ```
+/// let mut b = mainline::Options::new().threshold(0.5).builder();
+/// for piece in ["<p>A paragraph of words ", "in two pieces.</p>"] {
+///     b.write(piece.as_bytes())?;
+/// }
+/// assert_eq!(b.end()?.text(), "A paragraph of words in two pieces.");
+/// # Ok::<(), mainline::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Builder {
+    ex: Extractor,
+    opts: Options,
+    lines: Vec<Decision>,
+    bytes: u64,
+}
+
+impl Builder {
+    /// Feeds the next piece of the page.
+    ///
+    /// # Errors
+    /// As [`Extractor::write`].
+    pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        self.bytes += bytes.len() as u64;
+        self.ex.write(bytes)?;
+        self.lines
+            .extend(std::iter::from_fn(|| self.ex.next_decision()));
+        Ok(())
+    }
+
+    /// Ends the page.
+    ///
+    /// # Errors
+    /// As [`Extractor::end`].
+    pub fn end(mut self) -> Result<Document> {
+        self.ex.end()?;
+        self.lines
+            .extend(std::iter::from_fn(|| self.ex.next_decision()));
+        let metadata = self.ex.metadata().unwrap_or_default();
+        let mut text = String::new();
+        for d in self.lines.iter().filter(|d| d.keep) {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(&d.line.text);
+        }
+        let encoding = self
+            .ex
+            .splitter()
+            .encoding()
+            .map_or("UTF-8", |s| s.encoding.name());
+        Ok(Document {
+            lines: self.lines,
+            text,
+            markdown: OnceLock::new(),
+            metadata,
+            encoding,
+            input_bytes: self.bytes,
+            opts: self.opts,
+        })
+    }
+}
+
+/// An extracted page. See the [module documentation](self).
+#[derive(Debug)]
+pub struct Document {
+    lines: Vec<Decision>,
+    text: String,
+    markdown: OnceLock<String>,
+    metadata: Metadata,
+    encoding: &'static str,
+    input_bytes: u64,
+    opts: Options,
+}
+
+impl Document {
+    /// The main content: the kept lines joined by `\n`.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The main content as GitHub-flavoured Markdown (see [`crate::markdown`]), with
+    /// links and images as the [`Options`] say.
+    pub fn markdown(&self) -> &str {
+        self.markdown.get_or_init(|| {
+            let mut r = Renderer::new(markdown::Options {
+                links: self.opts.links,
+                images: self.opts.images,
+                base: self.base_url(),
+            });
+            let mut out = String::new();
+            for d in self.lines.iter().filter(|d| d.keep) {
+                r.push(&d.line, &mut out);
+            }
+            r.finish(&mut out);
+            out
+        })
+    }
+
+    /// The URL relative links resolve against: the page's `<base href>` (itself resolved
+    /// against the given URL), else the given URL.
+    fn base_url(&self) -> Option<String> {
+        let given = self.opts.url.clone();
+        match (&self.metadata.base, given) {
+            (Some(b), Some(u)) => crate::meta::resolve(&u, b).or(Some(u)),
+            (Some(b), None) => Some(b.clone()),
+            (None, u) => u,
+        }
+    }
+
+    /// What the page says about itself: title, author, dates, … (see [`Metadata`]).
+    pub fn metadata(&self) -> &Metadata {
+        &self.metadata
+    }
+
+    /// Every line of the page, in order, with its score and whether it was kept.
+    pub fn lines(&self) -> &[Decision] {
+        &self.lines
+    }
+
+    /// How many lines were kept.
+    pub fn kept_lines(&self) -> usize {
+        self.lines.iter().filter(|d| d.keep).count()
+    }
+
+    /// The name of the character encoding the page was decoded from (`UTF-8`,
+    /// `windows-1252`, …).
+    pub fn encoding(&self) -> &'static str {
+        self.encoding
+    }
+
+    /// Bytes of HTML read (after gzip decompression).
+    pub fn input_bytes(&self) -> u64 {
+        self.input_bytes
+    }
+
+    /// The page's URL: the one given in the [`Options`], else its canonical link.
+    pub fn url(&self) -> Option<&str> {
+        self.opts.url.as_deref().or(self.metadata.url.as_deref())
+    }
+
+    /// The content in the [`Options`]' format: text (with a final newline when not
+    /// empty), Markdown, or the JSON object of [`Document::to_json`] on one line.
+    pub fn output(&self) -> String {
+        match self.opts.format {
+            Format::Text if self.text.is_empty() => String::new(),
+            Format::Text => format!("{}\n", self.text),
+            Format::Markdown => self.markdown().to_string(),
+            Format::Json => self.to_json().to_string(),
+        }
+    }
+
+    /// The document as one JSON object: `url`, `title`, `author`, `published`,
+    /// `modified`, `site_name`, `description`, `language`, `image`, `page_types`, `text`,
+    /// `markdown` (with [`Options::markdown_in_json`] or [`Format::Markdown`]),
+    /// `kept_lines`, `total_lines` and `encoding`. Absent values are `null`.
+    ///
+    /// ```
+    /// let opts = mainline::Options::new().threshold(0.5);
+    /// let doc = opts.extract(b"<html lang=en><title>A page</title>
+    ///     <p>Words and more words, enough of them to outweigh the markup of the head.</p>")?;
+    /// let j = doc.to_json();
+    /// assert_eq!(j["title"], "A page");
+    /// assert_eq!(j["language"], "en");
+    /// assert_eq!(j["text"], "Words and more words, enough of them to outweigh the markup of the head.");
+    /// assert_eq!(j["total_lines"], 1);
+    /// # Ok::<(), mainline::Error>(())
+    /// ```
+    pub fn to_json(&self) -> serde_json::Value {
+        let m = &self.metadata;
+        let mut o = serde_json::Map::new();
+        o.insert("url".into(), self.url().into());
+        o.insert("title".into(), m.title.as_deref().into());
+        o.insert("author".into(), m.author.as_deref().into());
+        o.insert("published".into(), m.published.as_deref().into());
+        o.insert("modified".into(), m.modified.as_deref().into());
+        o.insert("site_name".into(), m.site_name.as_deref().into());
+        o.insert("description".into(), m.description.as_deref().into());
+        o.insert("language".into(), m.language.as_deref().into());
+        o.insert("image".into(), m.image.as_deref().into());
+        o.insert("page_types".into(), m.page_types.clone().into());
+        o.insert("text".into(), self.text.as_str().into());
+        if self.opts.markdown_in_json || self.opts.format == Format::Markdown {
+            o.insert("markdown".into(), self.markdown().into());
+        }
+        o.insert("kept_lines".into(), self.kept_lines().into());
+        o.insert("total_lines".into(), self.lines.len().into());
+        o.insert("encoding".into(), self.encoding.into());
+        serde_json::Value::Object(o)
+    }
+}
+
+/// Extracts a page with the built-in model: gzip or not (by content), in any encoding.
+///
+/// ```
+/// let doc = mainline::extract(b"<nav><a href=/>Home</a> <a href=/news>News</a> <a href=/maps>Maps</a></nav>
+///     <article><h1>Tides</h1><p>The tide comes in twice a day, pulled by the moon and the sun.</p>
+///     <p>Walkers who know the times cross the sands and come back before the water.</p></article>
+///     <footer><a href=/privacy>Privacy</a></footer>")?;
+/// assert!(doc.text().contains("The tide comes in twice a day"));
+/// assert!(!doc.text().contains("Home"));
+/// # Ok::<(), mainline::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`Options::extract`].
+pub fn extract(html: &[u8]) -> Result<Document> {
+    Options::default().extract(html)
+}
+
+/// Extracts a page that is already decoded text, with the built-in model: a `<meta
+/// charset>` in it is ignored.
+///
+/// ```
+/// let html = "<meta charset=iso-8859-1><title>Café</title>
+///     <nav><a href=/>Home</a> <a href=/recipes>Recipes</a> <a href=/about>About</a></nav>
+///     <article><h1>Crème brûlée</h1>
+///     <p>Heat the cream with the vanilla, then whisk it into the yolks and the sugar.</p>
+///     <p>Bake in a water bath until just set, chill, and burn sugar on top to serve.</p>
+///     </article><footer><a href=/privacy>Privacy</a></footer>";
+/// let doc = mainline::extract_str(html)?;
+/// assert!(doc.text().contains("Heat the cream with the vanilla"));
+/// assert_eq!(doc.metadata().title.as_deref(), Some("Café"));
+/// # Ok::<(), mainline::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`Options::extract_str`].
+pub fn extract_str(html: &str) -> Result<Document> {
+    Options::default().extract_str(html)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small article page whose paragraphs the built-in model keeps.
+    fn page(body: &str) -> String {
+        format!(
+            "<html><body><nav><ul><li><a href=/>Home</a></li><li><a href=/news>News</a></li></ul></nav>\
+             <article><h1>A day at the coast</h1><p>{body}</p>\
+             <p>The tide comes in twice a day, pulled by the moon and, to a lesser degree, by the sun.</p>\
+             <p>Walkers who know the times cross the sands to the island and come back before the water returns.</p>\
+             </article><footer><a href=/about>About us</a></footer></body></html>"
+        )
+    }
+
+    #[test]
+    fn plain_gzip_is_recognised_by_content() {
+        use std::io::Write;
+        let html = page("Compressed words of a page, written to check that gzip is read.");
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(html.as_bytes()).unwrap();
+        let gz = enc.finish().unwrap();
+        let doc = extract(&gz).unwrap();
+        assert_eq!(doc.text(), extract(html.as_bytes()).unwrap().text());
+        assert!(
+            doc.text().contains("Compressed words of a page"),
+            "{}",
+            doc.text()
+        );
+        let err = extract(&gz[..gz.len() / 2]).unwrap_err();
+        assert!(matches!(err, Error::Gzip(_)), "{err}");
+    }
+
+    #[test]
+    fn binary_input_is_an_error() {
+        assert!(matches!(
+            extract(b"%PDF-1.7 ...").unwrap_err(),
+            Error::NotHtml(_)
+        ));
+    }
+
+    #[test]
+    fn a_str_ignores_its_meta_charset_and_bytes_follow_it() {
+        let html = format!(
+            "<meta charset=iso-8859-1>{}",
+            page("Déjà vu, the words of a café.")
+        );
+        let doc = extract_str(&html).unwrap();
+        assert!(
+            doc.text().contains("Déjà vu, the words of a café."),
+            "{}",
+            doc.text()
+        );
+        assert_eq!(doc.encoding(), "UTF-8");
+        let latin1 = encoding_rs::WINDOWS_1252.encode(&html).0;
+        let doc = extract(&latin1).unwrap();
+        assert!(
+            doc.text().contains("Déjà vu, the words of a café."),
+            "{}",
+            doc.text()
+        );
+        assert_eq!(doc.encoding(), "windows-1252");
+    }
+
+    #[test]
+    fn the_threshold_option_replaces_the_model() {
+        let doc = Options::new()
+            .threshold(0.5)
+            .extract(b"<p>Plain words win.</p><ul><li><a href=/x>x</a></li></ul>")
+            .unwrap();
+        assert_eq!(doc.text(), "Plain words win.");
+        assert_eq!(doc.lines().len(), 2);
+        assert_eq!(doc.kept_lines(), 1);
+    }
+}

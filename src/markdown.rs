@@ -1,0 +1,693 @@
+//! GitHub-flavoured Markdown from the kept lines, as they stream out.
+//!
+//! [`Renderer`] turns kept [`Line`]s (split with
+//! [`Splitter::with_structure`](crate::lines::Splitter::with_structure), so that they carry
+//! their [`Structure`]) into Markdown: `#` headings, `-` and `1.` lists with nesting, fenced
+//! code blocks holding the `<pre>` text byte for byte (blank lines and indentation kept, a
+//! `language-x` class as the info string), GFM tables (a header row, `|` escaped, the lines
+//! of a cell joined; a table some of whose rows were dropped keeps its columns), `>` quotes,
+//! a blank line between blocks, inline code and emphasis, links (with
+//! [`Options::links`]) made absolute against a base URL, and image alt text (with
+//! [`Options::images`]). Text that would read as Markdown syntax is escaped, so the words
+//! of the Markdown, syntax removed ([`strip`]), are those of the text.
+//!
+//! Memory: a paragraph is written as soon as its line arrives; only the rows of a table are
+//! held until the table ends (at most [`MAX_TABLE_LINES`] lines, then what is held is
+//! written and the table goes on as a new one).
+//!
+//! ```
+//! use mainline::lines::Splitter;
+//! use mainline::markdown::{Options, Renderer};
+//!
+//! let mut s = Splitter::new().with_structure(true);
+//! s.write(b"<h2>Steps</h2><ol><li>Mix <em>well</em></li><li>Bake</li></ol><pre class=language-sh>make\n\nmake install</pre>")?;
+//! s.end()?;
+//! let mut md = String::new();
+//! let mut r = Renderer::new(Options::default());
+//! while let Some(line) = s.next_line() {
+//!     r.push(&line, &mut md);
+//! }
+//! r.finish(&mut md);
+//! assert_eq!(md, "## Steps\n\n1. Mix *well*\n2. Bake\n\n```sh\nmake\n\nmake install\n```\n");
+//! # Ok::<(), mainline::Error>(())
+//! ```
+
+use crate::lines::{Line, Span, SpanKind, Structure};
+use crate::meta::resolve;
+
+/// The most lines of a table held before they are written.
+pub const MAX_TABLE_LINES: usize = 4096;
+
+/// What the rendering includes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Write links as `[text](url)` (else their text only).
+    pub links: bool,
+    /// Write images as `![alt](src)`.
+    pub images: bool,
+    /// The URL relative links and images are resolved against (the page's `<base href>` or
+    /// its own URL).
+    pub base: Option<String>,
+}
+
+/// The kind of block a line belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Para,
+    Heading,
+    Item,
+    Code(u32),
+    Cell(u32),
+}
+
+/// The last line written.
+#[derive(Debug, Clone, Copy)]
+struct Prev {
+    kind: Kind,
+    block: u32,
+    quote: u8,
+    /// List item id and its content indentation, when in one.
+    item: Option<(u32, usize)>,
+    /// The list of the item and the list depth.
+    list: (u32, u8),
+}
+
+/// A table being held: its cells in document order.
+#[derive(Debug, Default)]
+struct Table {
+    id: u32,
+    /// `(row, column, header, text)`; the lines of one cell are joined.
+    cells: Vec<(u32, u32, bool, String)>,
+    lines: usize,
+    quote: u8,
+    indent: usize,
+}
+
+/// Streaming Markdown renderer. See the [module documentation](self).
+#[derive(Debug, Default)]
+pub struct Renderer {
+    opts: Options,
+    prev: Option<Prev>,
+    /// An open code fence: the block's id and the fence.
+    fence: Option<(u32, String)>,
+    table: Option<Table>,
+    /// Marker widths of the last items at each list depth.
+    widths: Vec<usize>,
+    /// Scratch space for a line's inline text.
+    buf: String,
+}
+
+impl Renderer {
+    /// A renderer for one document.
+    pub fn new(opts: Options) -> Self {
+        Renderer {
+            opts,
+            ..Renderer::default()
+        }
+    }
+
+    /// Sets the URL links are resolved against, when none was given (a page's `<base
+    /// href>` read from its head).
+    pub fn set_base(&mut self, base: Option<String>) {
+        if self.opts.base.is_none() {
+            self.opts.base = base;
+        }
+    }
+
+    /// Renders the next kept line, appending to `out` (a table's rows are held until the
+    /// table ends).
+    pub fn push(&mut self, line: &Line, out: &mut String) {
+        let empty = Structure::default();
+        let st = line.structure.as_deref().unwrap_or(&empty);
+        let kind = if let Some(pre) = &st.pre {
+            Kind::Code(pre.id)
+        } else if let Some(cell) = &st.cell {
+            Kind::Cell(cell.table)
+        } else if line.heading > 0 {
+            Kind::Heading
+        } else if st.item.is_some() {
+            Kind::Item
+        } else {
+            Kind::Para
+        };
+        if let Some((id, _)) = &self.fence {
+            if kind != Kind::Code(*id) {
+                self.close_fence(out);
+            }
+        }
+        if let Some(t) = &self.table {
+            if kind != Kind::Cell(t.id) || t.lines >= MAX_TABLE_LINES {
+                self.flush_table(out);
+            }
+        }
+        let block = line.path[0];
+        let quote = st.quote_depth;
+        // Indentation of list content, and the marker of a new item.
+        let mut indent = 0;
+        let mut marker = String::new();
+        let mut item = None;
+        if st.list_depth > 0 {
+            let depth = usize::from(st.list_depth);
+            self.widths.resize(depth, 2);
+            indent = self.widths[..depth - 1].iter().sum();
+            if let Some(it) = &st.item {
+                let prev_item = self.prev.and_then(|p| p.item).map(|(id, _)| id);
+                let new_item = it.first_line || prev_item != Some(it.id);
+                if kind != Kind::Heading && new_item {
+                    marker = if it.ordered {
+                        format!("{}. ", it.ordinal)
+                    } else {
+                        "- ".to_string()
+                    };
+                    self.widths[depth - 1] = marker.len();
+                }
+                item = Some((it.id, indent + self.widths[depth - 1]));
+                if marker.is_empty() {
+                    indent += self.widths[depth - 1];
+                }
+            }
+        }
+        let same_block = self.prev.is_some_and(|p| {
+            p.kind == kind && p.block == block && p.quote == quote && kind != Kind::Heading
+        });
+        let continues_code = self
+            .prev
+            .is_some_and(|p| matches!(kind, Kind::Code(_)) && p.kind == kind);
+        let list = (st.item.as_ref().map_or(u32::MAX, |i| i.list), st.list_depth);
+        // Items of one list follow each other without a blank line, and so do those of
+        // lists nested in one another.
+        let tight_item = !marker.is_empty()
+            && self.prev.is_some_and(|p| {
+                p.item.is_some()
+                    && p.kind == Kind::Item
+                    && p.quote == quote
+                    && (p.list.0 == list.0 || p.list.1 != list.1)
+            });
+        if let Some(p) = self.prev {
+            if !(same_block
+                || continues_code
+                || tight_item
+                || matches!(kind, Kind::Cell(_)) && self.table.is_some())
+            {
+                // A blank line between blocks (inside the quotes both share).
+                push_quote(out, p.quote.min(quote), true);
+                out.push('\n');
+            }
+        }
+        match kind {
+            Kind::Code(id) => {
+                if self.fence.is_none() {
+                    let pre = st.pre.as_ref().expect("code lines are in a pre");
+                    let fence = "```".to_string();
+                    push_prefix(out, quote, indent, &marker);
+                    out.push_str(&fence);
+                    out.push_str(pre.language.as_deref().unwrap_or(""));
+                    out.push('\n');
+                    self.fence = Some((id, fence));
+                } else if let Some(pre) = &st.pre {
+                    for _ in 0..pre.blank_lines_before.min(1024) {
+                        push_prefix(out, quote, indent + marker.len(), "");
+                        trim_end_spaces(out);
+                        out.push('\n');
+                    }
+                }
+                let lead = if self.prev.is_some_and(|p| p.kind == kind) || marker.is_empty() {
+                    indent + marker.len()
+                } else {
+                    indent + marker.len()
+                };
+                push_prefix(out, quote, lead, "");
+                out.push_str(&line.text);
+                out.push('\n');
+            }
+            Kind::Cell(id) => {
+                let cell = st.cell.as_ref().expect("cell lines are in a cell");
+                self.buf.clear();
+                inline(&line.text, &st.spans, &self.opts, true, &mut self.buf);
+                let t = self.table.get_or_insert_with(|| Table {
+                    id,
+                    quote,
+                    indent,
+                    ..Table::default()
+                });
+                t.lines += 1;
+                match t.cells.last_mut() {
+                    Some((r, c, _, text)) if *r == cell.row && *c == cell.column => {
+                        text.push(' ');
+                        text.push_str(&self.buf);
+                    }
+                    _ => t
+                        .cells
+                        .push((cell.row, cell.column, cell.header, self.buf.clone())),
+                }
+            }
+            Kind::Heading => {
+                push_prefix(out, quote, indent, "");
+                for _ in 0..line.heading.min(6) {
+                    out.push('#');
+                }
+                out.push(' ');
+                inline(&line.text, &st.spans, &self.opts, false, out);
+                out.push('\n');
+            }
+            Kind::Para | Kind::Item => {
+                push_prefix(out, quote, indent, &marker);
+                let start = out.len();
+                inline(&line.text, &st.spans, &self.opts, false, out);
+                escape_line_start(out, start);
+                out.push('\n');
+            }
+        }
+        self.prev = Some(Prev {
+            kind,
+            block,
+            quote,
+            item,
+            list,
+        });
+    }
+
+    /// Ends the document: closes an open code block and writes a held table.
+    pub fn finish(&mut self, out: &mut String) {
+        self.close_fence(out);
+        self.flush_table(out);
+    }
+
+    fn close_fence(&mut self, out: &mut String) {
+        if let Some((_, fence)) = self.fence.take() {
+            let (quote, indent) = self
+                .prev
+                .map_or((0, 0), |p| (p.quote, p.item.map_or(0, |i| i.1)));
+            push_prefix(out, quote, indent, "");
+            out.push_str(&fence);
+            out.push('\n');
+        }
+    }
+
+    fn flush_table(&mut self, out: &mut String) {
+        let Some(t) = self.table.take() else { return };
+        let columns = t.cells.iter().map(|c| c.1 + 1).max().unwrap_or(0) as usize;
+        if columns == 0 {
+            return;
+        }
+        let mut rows: Vec<(u32, Vec<String>, bool)> = Vec::new();
+        for (row, col, header, text) in t.cells {
+            if rows.last().is_none_or(|r| r.0 != row) {
+                rows.push((row, vec![String::new(); columns], true));
+            }
+            let r = rows.last_mut().expect("pushed");
+            let cell = &mut r.1[col as usize];
+            if !cell.is_empty() {
+                cell.push(' ');
+            }
+            cell.push_str(&text);
+            r.2 &= header;
+        }
+        if columns == 1 {
+            // A one-column table is a layout of blocks: one paragraph per cell.
+            for (i, (_, cells, _)) in rows.iter().enumerate() {
+                if i > 0 {
+                    push_quote(out, t.quote, true);
+                    out.push('\n');
+                }
+                push_prefix(out, t.quote, t.indent, "");
+                let start = out.len();
+                out.push_str(&cells[0].replace("\\|", "|"));
+                escape_line_start(out, start);
+                out.push('\n');
+            }
+            return;
+        }
+        let write_row = |out: &mut String, cells: &[String]| {
+            push_prefix(out, t.quote, t.indent, "");
+            out.push('|');
+            for c in cells {
+                out.push(' ');
+                out.push_str(c);
+                out.push_str(" |");
+            }
+            out.push('\n');
+        };
+        let mut body = &rows[..];
+        match rows.first() {
+            Some((_, cells, true)) => {
+                write_row(out, cells);
+                body = &rows[1..];
+            }
+            _ => write_row(out, &vec![String::new(); columns]),
+        }
+        push_prefix(out, t.quote, t.indent, "");
+        out.push('|');
+        for _ in 0..columns {
+            out.push_str(" --- |");
+        }
+        out.push('\n');
+        for (_, cells, _) in body {
+            write_row(out, cells);
+        }
+    }
+}
+
+/// `> ` for each quote level; `blank`: for an empty line (no trailing space).
+fn push_quote(out: &mut String, quote: u8, blank: bool) {
+    for i in 0..quote {
+        out.push('>');
+        if !(blank && i + 1 == quote) {
+            out.push(' ');
+        }
+    }
+}
+
+fn push_prefix(out: &mut String, quote: u8, indent: usize, marker: &str) {
+    push_quote(out, quote, false);
+    for _ in 0..indent {
+        out.push(' ');
+    }
+    out.push_str(marker);
+}
+
+fn trim_end_spaces(out: &mut String) {
+    while out.ends_with(' ') {
+        out.pop();
+    }
+}
+
+/// Escapes what would start a block at the start of a rendered line (from `start` in
+/// `out`): `#`, `>`, `+`, `-`, `=`, list numbers and fences.
+fn escape_line_start(out: &mut String, start: usize) {
+    let text = &out[start..];
+    let b = text.as_bytes();
+    let at = match b.first() {
+        Some(b'#' | b'>' | b'+' | b'=' | b'~') => Some(0),
+        Some(b'-') => Some(0),
+        Some(b'0'..=b'9') => {
+            let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+            (digits <= 9 && matches!(b.get(digits), Some(b'.' | b')'))).then_some(digits)
+        }
+        _ => None,
+    };
+    if let Some(i) = at {
+        out.insert(start + i, '\\');
+    }
+}
+
+/// Appends `text` with its inline `spans` as Markdown, escaping the rest; `table`: `|` is
+/// escaped too.
+fn inline(text: &str, spans: &[Span], opts: &Options, table: bool, out: &mut String) {
+    // Spans that are written, trimmed to their text and properly nested.
+    let mut open: Vec<(usize, &Span)> = Vec::new();
+    let mut events: Vec<(usize, bool, usize)> = Vec::new(); // (offset, is_end, span index)
+    let mut chosen: Vec<(usize, usize, &Span)> = Vec::new();
+    for sp in spans {
+        let wanted = match &sp.kind {
+            SpanKind::Link { href } => opts.links && link_target(href, opts).is_some(),
+            SpanKind::Image { .. } => opts.images,
+            _ => true,
+        };
+        if !wanted {
+            continue;
+        }
+        let (s, e) = (sp.start as usize, sp.end as usize);
+        if e > text.len() || !text.is_char_boundary(s) || !text.is_char_boundary(e) {
+            continue;
+        }
+        let (s, e) = if matches!(sp.kind, SpanKind::Image { .. }) {
+            (s, e)
+        } else {
+            let inner = &text[s..e];
+            let lead = inner.len() - inner.trim_start().len();
+            let trail = inner.len() - inner.trim_end().len();
+            if lead + trail >= inner.len() {
+                continue;
+            }
+            (s + lead, e - trail)
+        };
+        // Keep it only if it nests within the spans chosen before it that overlap it.
+        while open.last().is_some_and(|(end, _)| *end <= s) {
+            open.pop();
+        }
+        let nests = open
+            .last()
+            .is_none_or(|(end, outer)| e <= *end && !matches!(outer.kind, SpanKind::Code));
+        if !nests {
+            continue;
+        }
+        if !matches!(sp.kind, SpanKind::Image { .. }) {
+            open.push((e, sp));
+        }
+        chosen.push((s, e, sp));
+    }
+    for (i, (s, e, _)) in chosen.iter().enumerate() {
+        events.push((*s, false, i));
+        events.push((*e, true, i));
+    }
+    // Ends before starts at one offset; inner ends first, outer starts first.
+    events.sort_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then(b.1.cmp(&a.1))
+            .then(if a.1 { b.2.cmp(&a.2) } else { a.2.cmp(&b.2) })
+    });
+    let mut pos = 0;
+    let mut in_code = false;
+    for (at, is_end, i) in events {
+        let (s, e, sp) = chosen[i];
+        if at > pos && !in_code {
+            escape(&text[pos..at], table, out);
+            pos = at;
+        }
+        match (&sp.kind, is_end) {
+            (SpanKind::Image { alt, src }, false) => {
+                if let Some(target) = link_target(src, opts).or_else(|| Some(src.to_string())) {
+                    out.push_str("![");
+                    escape(alt, table, out);
+                    out.push_str("](");
+                    push_target(out, &target);
+                    out.push(')');
+                }
+            }
+            (SpanKind::Image { .. }, true) => {}
+            (SpanKind::Code, false) => {
+                let code = &text[s..e];
+                let run = longest_run(code, '`') + 1;
+                let ticks = "`".repeat(run);
+                out.push_str(&ticks);
+                let pad = code.starts_with('`') || code.ends_with('`');
+                if pad {
+                    out.push(' ');
+                }
+                if table {
+                    out.push_str(&code.replace('|', "\\|"));
+                } else {
+                    out.push_str(code);
+                }
+                if pad {
+                    out.push(' ');
+                }
+                out.push_str(&ticks);
+                in_code = true;
+                pos = e;
+            }
+            (SpanKind::Code, true) => in_code = false,
+            (SpanKind::Emphasis, _) => out.push('*'),
+            (SpanKind::Strong, _) => out.push_str("**"),
+            (SpanKind::Link { .. }, false) => out.push('['),
+            (SpanKind::Link { href }, true) => {
+                out.push_str("](");
+                push_target(out, &link_target(href, opts).unwrap_or_default());
+                out.push(')');
+            }
+        }
+    }
+    if pos < text.len() {
+        escape(&text[pos..], table, out);
+    }
+}
+
+/// The target of a link or image: absolute against the base URL when there is one; `None`
+/// for links that go nowhere (`#…` fragments, `javascript:`).
+fn link_target(href: &str, opts: &Options) -> Option<String> {
+    let href = href.trim();
+    if href.is_empty()
+        || href.starts_with('#')
+        || href
+            .get(..11)
+            .is_some_and(|s| s.eq_ignore_ascii_case("javascript:"))
+    {
+        return None;
+    }
+    Some(
+        opts.base
+            .as_deref()
+            .and_then(|b| resolve(b, href))
+            .unwrap_or_else(|| href.to_string()),
+    )
+}
+
+fn push_target(out: &mut String, target: &str) {
+    if target.contains([' ', '(', ')', '<', '>']) {
+        out.push('<');
+        out.push_str(&target.replace('<', "%3C").replace('>', "%3E"));
+        out.push('>');
+    } else {
+        out.push_str(target);
+    }
+}
+
+fn longest_run(s: &str, c: char) -> usize {
+    let mut best = 0;
+    let mut run = 0;
+    for ch in s.chars() {
+        if ch == c {
+            run += 1;
+            best = best.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    best
+}
+
+/// Appends `text` with the characters that Markdown would read as syntax escaped.
+fn escape(text: &str, table: bool, out: &mut String) {
+    let b = text.as_bytes();
+    for (i, ch) in text.char_indices() {
+        let next = b.get(i + 1).copied();
+        let esc = match ch {
+            '\\' | '`' | '*' | '_' | '[' | ']' => true,
+            '|' => table,
+            '<' => next.is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, b'/' | b'!' | b'?')),
+            '&' => next.is_some_and(|n| n.is_ascii_alphabetic() || n == b'#'),
+            _ => false,
+        };
+        if esc {
+            out.push('\\');
+        }
+        out.push(ch);
+    }
+}
+
+/// The text of a Markdown rendering with its syntax removed: markers of headings, quotes,
+/// lists, code fences and table rules, emphasis and code delimiters, link and image
+/// targets, and backslash escapes. Used to check that the words of the Markdown are the
+/// words of the text.
+///
+/// ```
+/// let md = "## A *b*\n\n1. [c](https://x.org/y) `d\\`\n\n| e \\| f | g |\n| --- | --- |\n";
+/// assert_eq!(mainline::markdown::strip(md).split_whitespace().collect::<Vec<_>>(),
+///            ["A", "b", "c", "d\\", "e", "|", "f", "g"]);
+/// ```
+pub fn strip(md: &str) -> String {
+    let mut out = String::with_capacity(md.len());
+    let mut in_fence = false;
+    for raw in md.lines() {
+        let mut line = raw.trim_start();
+        while let Some(rest) = line.strip_prefix('>') {
+            line = rest.trim_start();
+        }
+        if line.starts_with("```") {
+            in_fence = !in_fence;
+            continue;
+        }
+        if in_fence {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let trimmed = line.trim();
+        if trimmed.starts_with('|') && trimmed.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ')) {
+            continue;
+        }
+        let heading = line.starts_with('#');
+        line = line.trim_start_matches('#');
+        line = line.trim_start();
+        // List markers.
+        if !heading {
+            if let Some(rest) = line.strip_prefix("- ") {
+                line = rest;
+            } else {
+                let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+                if digits > 0 && line[digits..].starts_with(". ") {
+                    line = &line[digits + 2..];
+                }
+            }
+        }
+        strip_inline(line, &mut out);
+        out.push('\n');
+    }
+    out
+}
+
+/// Removes inline syntax from one line (see [`strip`]).
+fn strip_inline(line: &str, out: &mut String) {
+    let chars: Vec<char> = line.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\\' if i + 1 < chars.len() && chars[i + 1].is_ascii_punctuation() => {
+                out.push(chars[i + 1]);
+                i += 2;
+            }
+            '`' => {
+                let run = chars[i..].iter().take_while(|&&x| x == '`').count();
+                // The closing run of the same length; the content between, with one space
+                // removed from each end when both have one (as CommonMark reads it).
+                let mut j = i + run;
+                let mut close = None;
+                while j < chars.len() {
+                    let r = chars[j..].iter().take_while(|&&x| x == '`').count();
+                    if r == run {
+                        close = Some(j);
+                        break;
+                    }
+                    j += r.max(1);
+                }
+                match close {
+                    Some(j) => {
+                        let mut content = &chars[i + run..j];
+                        if content.len() >= 2
+                            && content[0] == ' '
+                            && content[content.len() - 1] == ' '
+                            && content.iter().any(|&x| x != ' ')
+                        {
+                            content = &content[1..content.len() - 1];
+                        }
+                        out.extend(content);
+                        i = j + run;
+                    }
+                    None => {
+                        out.extend(&chars[i..i + run]);
+                        i += run;
+                    }
+                }
+            }
+            '*' => i += 1,
+            '!' if chars.get(i + 1) == Some(&'[') => i += 1,
+            '[' => i += 1,
+            ']' if chars.get(i + 1) == Some(&'(') => {
+                // Skip the target: `(url)` or `(<url>)`.
+                let mut j = i + 2;
+                let angle = chars.get(j) == Some(&'<');
+                while j < chars.len() && chars[j] != if angle { '>' } else { ')' } {
+                    j += 1;
+                }
+                if angle {
+                    j += 1;
+                }
+                i = j + 1;
+            }
+            ']' => i += 1,
+            '|' => {
+                out.push(' ');
+                i += 1;
+            }
+            _ => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
