@@ -211,11 +211,7 @@ impl Renderer {
                         out.push('\n');
                     }
                 }
-                let lead = if self.prev.is_some_and(|p| p.kind == kind) || marker.is_empty() {
-                    indent + marker.len()
-                } else {
-                    indent + marker.len()
-                };
+                let lead = indent + marker.len();
                 push_prefix(out, quote, lead, "");
                 out.push_str(&line.text);
                 out.push('\n');
