@@ -462,6 +462,10 @@ fn inline(text: &str, spans: &[Span], opts: &Options, table: bool, out: &mut Str
                 }
             }
             (SpanKind::Image { .. }, true) => {}
+            (SpanKind::Code, false) if longest_run(&text[s..e], '`') >= 2 => {
+                // Three backticks could open a code block at a line start: written as
+                // escaped text instead.
+            }
             (SpanKind::Code, false) => {
                 let code = &text[s..e];
                 let run = longest_run(code, '`') + 1;
@@ -580,13 +584,13 @@ pub fn strip(md: &str) -> String {
         while let Some(rest) = line.strip_prefix('>') {
             line = rest.trim_start();
         }
-        if line.starts_with("```") {
-            in_fence = !in_fence;
-            continue;
-        }
         if in_fence {
-            out.push_str(line);
-            out.push('\n');
+            if line.starts_with("```") {
+                in_fence = false;
+            } else {
+                out.push_str(line);
+                out.push('\n');
+            }
             continue;
         }
         let trimmed = line.trim();
@@ -606,6 +610,10 @@ pub fn strip(md: &str) -> String {
                     line = &line[digits + 2..];
                 }
             }
+        }
+        if line.starts_with("```") {
+            in_fence = true;
+            continue;
         }
         strip_inline(line, &mut out);
         out.push('\n');
