@@ -307,12 +307,7 @@ impl Document {
     /// The URL relative links resolve against: the page's `<base href>` (itself resolved
     /// against the given URL), else the given URL.
     fn base_url(&self) -> Option<String> {
-        let given = self.opts.url.clone();
-        match (&self.metadata.base, given) {
-            (Some(b), Some(u)) => crate::meta::resolve(&u, b).or(Some(u)),
-            (Some(b), None) => Some(b.clone()),
-            (None, u) => u,
-        }
+        markdown::base_url(self.opts.url.as_deref(), self.metadata.base.as_deref())
     }
 
     /// What the page says about itself: title, author, dates, … (see [`Metadata`]).

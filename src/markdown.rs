@@ -106,12 +106,10 @@ impl Renderer {
         }
     }
 
-    /// Sets the URL links are resolved against, when none was given (a page's `<base
-    /// href>` read from its head).
+    /// Sets the URL links are resolved against ([`Options::base`]), for instance once the
+    /// page's head has been read (see [`base_url`]).
     pub fn set_base(&mut self, base: Option<String>) {
-        if self.opts.base.is_none() {
-            self.opts.base = base;
-        }
+        self.opts.base = base;
     }
 
     /// Renders the next kept line, appending to `out` (a table's rows are held until the
@@ -500,6 +498,23 @@ fn inline(text: &str, spans: &[Span], opts: &Options, table: bool, out: &mut Str
     }
     if pos < text.len() {
         escape(&text[pos..], table, out);
+    }
+}
+
+/// The URL a page's links resolve against: its `<base href>` (itself resolved against the
+/// page's URL), else the page's URL.
+///
+/// ```
+/// use mainline::markdown::base_url;
+/// assert_eq!(base_url(Some("https://ex.org/a/p.html"), Some("/docs/")).as_deref(), Some("https://ex.org/docs/"));
+/// assert_eq!(base_url(Some("https://ex.org/a/p.html"), None).as_deref(), Some("https://ex.org/a/p.html"));
+/// assert_eq!(base_url(None, Some("https://cdn.org/")).as_deref(), Some("https://cdn.org/"));
+/// ```
+pub fn base_url(page: Option<&str>, base_href: Option<&str>) -> Option<String> {
+    match (base_href, page) {
+        (Some(b), Some(u)) => resolve(u, b).or_else(|| Some(u.to_string())),
+        (Some(b), None) => Some(b.to_string()),
+        (None, u) => u.map(str::to_string),
     }
 }
 

@@ -20,8 +20,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
+use mainline::Options;
 use mainline::extract::{Decision, Extractor, Scorer};
 use mainline::features;
+use mainline::markdown::Renderer;
 use mainline::methods::Method;
 
 use super::{Failure, display_name, inputs_or_stdin, stream_file};
@@ -86,10 +88,34 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     out_dir: Option<PathBuf>,
 
-    /// Output format: `text` (the kept lines) or `jsonl` (one JSON object for every line of
-    /// the page with its text, byte counts, density, score, decision and feature values).
+    /// Output format: `text` (the kept lines), `markdown` (GitHub-flavoured Markdown:
+    /// headings, lists, code blocks, tables, quotes, inline code and emphasis), `json` (one
+    /// JSON object per page: source, url, title, author, published, modified, site_name,
+    /// description, language, image, page_types, text, kept_lines, total_lines, encoding)
+    /// or `jsonl` (one JSON object for every line of the page with its text, byte counts,
+    /// density, score, decision and feature values). With --input-format jsonl, `json`
+    /// adds the page's fields to each record and `markdown` adds "markdown".
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+
+    /// With --format markdown (and the "markdown" of --format json): write links as
+    /// [text](url), made absolute against the page's <base href> or --url.
+    #[arg(long)]
+    links: bool,
+
+    /// With --format markdown (and the "markdown" of --format json): write images inside
+    /// kept lines as ![alt](src).
+    #[arg(long)]
+    images: bool,
+
+    /// The page's URL: relative links resolve against it (a <base href> in the page wins)
+    /// and it is the "url" of --format json (else the page's canonical link).
+    #[arg(long, value_name = "URL")]
+    url: Option<String>,
+
+    /// With --format json: add the Markdown of the page as "markdown".
+    #[arg(long)]
+    with_markdown: bool,
 
     /// What the inputs hold: `html` (one page per input) or `jsonl` (one JSON object per
     /// line, each with the page in its "html" field; see above).
@@ -153,6 +179,10 @@ pub struct Args {
 enum Format {
     /// The kept lines.
     Text,
+    /// The kept lines as GitHub-flavoured Markdown.
+    Markdown,
+    /// One JSON object per page: metadata, text, counts.
+    Json,
     /// Every line as a JSON object, with features, score and decision.
     Jsonl,
 }
@@ -193,6 +223,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
         jsonl_in || !args.keep_html,
         "--keep-html applies to --input-format jsonl"
     );
+    anyhow::ensure!(
+        !args.with_markdown || args.format == Format::Json,
+        "--with-markdown adds Markdown to --format json; use it with --format json"
+    );
+    anyhow::ensure!(
+        !(args.links || args.images) || matches!(args.format, Format::Markdown | Format::Json),
+        "--links and --images shape the Markdown; use them with --format markdown or json"
+    );
     let engine = match args.method {
         Some(method) => Engine::Dom {
             method,
@@ -201,6 +239,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         None => Engine::Lines {
             scorer: super::scorer(args.threshold, args.model.as_deref())?,
             format: args.format,
+            render: Render {
+                links: args.links,
+                images: args.images,
+                url: args.url.clone(),
+                markdown: args.with_markdown,
+            },
         },
     };
     let wanted = if jsonl_in {
@@ -312,12 +356,38 @@ fn parse_size(s: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("expected a positive size in bytes such as 65536 or 64M, got {s:?}"))
 }
 
+/// How Markdown and JSON documents are written.
+#[derive(Debug, Clone, Default)]
+struct Render {
+    links: bool,
+    images: bool,
+    url: Option<String>,
+    /// Markdown in JSON documents.
+    markdown: bool,
+}
+
+impl Render {
+    /// The library's options for these settings.
+    fn options(&self, scorer: &Arc<dyn Scorer>, format: Format) -> Options {
+        let mut o = Options::new()
+            .scorer(Arc::clone(scorer))
+            .links(self.links)
+            .images(self.images)
+            .markdown_in_json(self.markdown || format == Format::Markdown);
+        if let Some(url) = &self.url {
+            o = o.url(url.clone());
+        }
+        o
+    }
+}
+
 /// How pages are filtered.
 enum Engine {
     /// The streaming line filter.
     Lines {
         scorer: Arc<dyn Scorer>,
         format: Format,
+        render: Render,
     },
     /// A whole-document method (--method).
     Dom {
@@ -367,6 +437,8 @@ struct Outcome {
 fn page_jobs(found: Vec<Found>, out_dir: Option<&Path>, format: Format) -> Result<Vec<Job>> {
     let ext = match format {
         Format::Text => "txt",
+        Format::Markdown => "md",
+        Format::Json => "json",
         Format::Jsonl => "jsonl",
     };
     let mut targets: HashMap<PathBuf, PathBuf> = HashMap::new();
@@ -459,7 +531,17 @@ impl Engine {
     /// Filters one page into `out`; returns the input bytes read.
     fn page(&self, path: &Path, out: &mut dyn Write) -> Result<u64, Failure> {
         match self {
-            Engine::Lines { scorer, format } => filter_one(path, scorer, *format, out),
+            Engine::Lines {
+                scorer,
+                format: Format::Markdown,
+                render,
+            } => markdown_one(path, scorer, render, out),
+            Engine::Lines {
+                scorer,
+                format: Format::Json,
+                render,
+            } => json_one(path, &render.options(scorer, Format::Json), out),
+            Engine::Lines { scorer, format, .. } => filter_one(path, scorer, *format, out),
             Engine::Dom { method, dot } => {
                 let (html, bytes) = read_decoded(path).map_err(Failure::Input)?;
                 let mut text = method
@@ -483,9 +565,29 @@ impl Engine {
         }
     }
 
-    /// The text of a decoded document held in memory: the kept lines joined by `\n`.
-    fn text(&self, html: &str) -> Result<String, String> {
+    /// The text of a decoded document held in memory (the kept lines joined by `\n`),
+    /// and for --format json or markdown the other fields of its record.
+    fn text(&self, html: &str) -> Result<(String, jsonl::Extra), String> {
         match self {
+            Engine::Lines {
+                scorer,
+                format: format @ (Format::Json | Format::Markdown),
+                render,
+            } => {
+                let doc = render
+                    .options(scorer, *format)
+                    .extract_str(html)
+                    .map_err(|e| e.to_string())?;
+                let mut fields = match doc.to_json() {
+                    serde_json::Value::Object(o) => o,
+                    _ => unreachable!("a document is a JSON object"),
+                };
+                if *format == Format::Markdown {
+                    fields.retain(|k, _| k == "markdown");
+                }
+                fields.remove("text");
+                Ok((doc.text().to_string(), fields))
+            }
             Engine::Lines { scorer, .. } => {
                 let mut ex = Extractor::new(Arc::clone(scorer));
                 let mut text = String::new();
@@ -510,12 +612,12 @@ impl Engine {
                 }
                 ex.end().map_err(|e| e.to_string())?;
                 take(&mut ex);
-                Ok(text)
+                Ok((text, jsonl::Extra::new()))
             }
             Engine::Dom { method, .. } => {
                 let mut text = method.try_extract(html).map_err(|e| e.to_string())?;
                 text.truncate(text.trim_end_matches('\n').len());
-                Ok(text)
+                Ok((text, jsonl::Extra::new()))
             }
         }
     }
@@ -657,6 +759,93 @@ fn filter_one(
     stream_file(path, scorer, format == Format::Jsonl, &mut sink)
 }
 
+/// The kept lines of one input as Markdown into `out`, written as they are decided;
+/// returns the input bytes read.
+fn markdown_one(
+    path: &Path,
+    scorer: &Arc<dyn Scorer>,
+    render: &Render,
+    out: &mut dyn Write,
+) -> Result<u64, Failure> {
+    use std::io::Read;
+    let mut input = mainline::input::open(path).map_err(|e| Failure::Input(e.into()))?;
+    let mut ex = Extractor::new(Arc::clone(scorer))
+        .with_structure(true)
+        .with_metadata(true);
+    let mut r = Renderer::new(mainline::markdown::Options {
+        links: render.links,
+        images: render.images,
+        base: None,
+    });
+    let mut based = false;
+    let mut md = String::new();
+    let mut buf = vec![0u8; super::CHUNK];
+    let mut total = 0u64;
+    let mut drain = |ex: &mut Extractor, md: &mut String, out: &mut dyn Write| {
+        while let Some(d) = ex.next_decision() {
+            if d.keep {
+                if !based {
+                    // The head has been read: links resolve against its <base href>.
+                    let base = ex.metadata().and_then(|m| m.base);
+                    r.set_base(mainline::markdown::base_url(
+                        render.url.as_deref(),
+                        base.as_deref(),
+                    ));
+                    based = true;
+                }
+                r.push(&d.line, md);
+            }
+        }
+        out.write_all(md.as_bytes())?;
+        md.clear();
+        Ok::<(), io::Error>(())
+    };
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Failure::Input(e.into())),
+        };
+        total += n as u64;
+        ex.write(&buf[..n]).map_err(|e| Failure::Input(e.into()))?;
+        drain(&mut ex, &mut md, out).map_err(Failure::Output)?;
+    }
+    ex.end().map_err(|e| Failure::Input(e.into()))?;
+    drain(&mut ex, &mut md, out).map_err(Failure::Output)?;
+    r.finish(&mut md);
+    out.write_all(md.as_bytes()).map_err(Failure::Output)?;
+    Ok(total)
+}
+
+/// One input as one JSON document (one line) into `out`; returns the input bytes read.
+fn json_one(path: &Path, options: &Options, out: &mut dyn Write) -> Result<u64, Failure> {
+    use std::io::Read;
+    let mut input = mainline::input::open(path).map_err(|e| Failure::Input(e.into()))?;
+    let mut b = options.builder();
+    let mut buf = vec![0u8; super::CHUNK];
+    let mut total = 0u64;
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Failure::Input(e.into())),
+        };
+        total += n as u64;
+        b.write(&buf[..n]).map_err(|e| Failure::Input(e.into()))?;
+    }
+    let doc = b.end().map_err(|e| Failure::Input(e.into()))?;
+    let mut obj = serde_json::Map::new();
+    obj.insert("source".into(), display_name(path).into());
+    if let serde_json::Value::Object(fields) = doc.to_json() {
+        obj.extend(fields);
+    }
+    serde_json::to_writer(&mut *out, &obj).map_err(|e| Failure::Output(e.into()))?;
+    out.write_all(b"\n").map_err(Failure::Output)?;
+    Ok(total)
+}
+
 /// Filters `path` into the file `target`. Writes into a temporary file beside the target
 /// and renames it into place, so an interrupted run never leaves a half-written file under
 /// the final name (a power failure still may: nothing is synced to disk).
@@ -721,6 +910,7 @@ fn write_decision(out: &mut dyn Write, doc: &str, d: &Decision, format: Format) 
             }
             Ok(())
         }
+        Format::Markdown | Format::Json => unreachable!("written by markdown_one and json_one"),
         Format::Jsonl => {
             let line = &d.line;
             let mut obj = serde_json::json!({

@@ -116,12 +116,15 @@ pub struct Record {
     pub failed: bool,
 }
 
+/// Fields a record gains besides "text" (with --format json: the page's metadata).
+pub type Extra = serde_json::Map<String, serde_json::Value>;
+
 /// Filters one input line (without its line end) with `text_of`, which gives the text of
-/// an HTML document or why it has none.
+/// an HTML document and the other fields the record gains, or why it has none.
 pub fn record(
     line: &[u8],
     keep_html: bool,
-    text_of: impl FnOnce(&str) -> Result<String, String>,
+    text_of: impl FnOnce(&str) -> Result<(String, Extra), String>,
 ) -> Record {
     finish(parse(line), keep_html, text_of)
 }
@@ -153,7 +156,7 @@ fn parse(line: &[u8]) -> Result<Fields<'_>, String> {
 fn finish(
     parsed: Result<Fields<'_>, String>,
     keep_html: bool,
-    text_of: impl FnOnce(&str) -> Result<String, String>,
+    text_of: impl FnOnce(&str) -> Result<(String, Extra), String>,
 ) -> Record {
     let (fields, result, html_bytes) = match parsed {
         Err(e) => (Vec::new(), Err(e), 0),
@@ -175,12 +178,20 @@ fn finish(
         }
     };
     let mut out = Vec::with_capacity(match &result {
-        Ok(text) => text.len() + 64,
+        Ok((text, _)) => text.len() + 64,
         Err(_) => 128,
     });
+    let extra = match &result {
+        Ok((_, extra)) => extra.clone(),
+        Err(_) => Extra::new(),
+    };
     out.push(b'{');
     for (key, value) in &fields {
-        if key == "text" || key == "error" || (key == "html" && !keep_html) {
+        if key == "text"
+            || key == "error"
+            || (key == "html" && !keep_html)
+            || extra.contains_key(key.as_str())
+        {
             continue;
         }
         push_str(&mut out, key);
@@ -188,10 +199,16 @@ fn finish(
         out.extend_from_slice(value.get().as_bytes());
         out.push(b',');
     }
+    for (key, value) in &extra {
+        push_str(&mut out, key);
+        out.push(b':');
+        out.extend_from_slice(value.to_string().as_bytes());
+        out.push(b',');
+    }
     out.extend_from_slice(b"\"text\":");
     let failed = result.is_err();
     match result {
-        Ok(text) => push_str(&mut out, &text),
+        Ok((text, _)) => push_str(&mut out, &text),
         Err(error) => {
             out.extend_from_slice(b"null,\"error\":");
             push_str(&mut out, &error);
