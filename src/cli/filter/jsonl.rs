@@ -440,11 +440,11 @@ fn read_line(reader: &mut impl BufRead, cap: usize) -> io::Result<Option<Line>> 
 mod tests {
     use super::*;
 
-    fn upper(html: &str) -> Result<String, String> {
+    fn upper(html: &str) -> Result<(String, Extra), String> {
         if html.is_empty() {
             Err("nothing".into())
         } else {
-            Ok(html.to_uppercase())
+            Ok((html.to_uppercase(), Extra::new()))
         }
     }
 
