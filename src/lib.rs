@@ -31,6 +31,7 @@
 //! [`meta`] render and describe what it keeps.
 #![deny(rustdoc::broken_intra_doc_links)]
 
+pub mod atomic;
 pub mod corpus;
 pub mod cv;
 pub mod document;

@@ -407,3 +407,337 @@ fn a_lone_surrogate_in_the_html_string_is_named() {
     assert!(error.contains("surrogate"), "{error}");
     assert_eq!(out[0]["id"], 1);
 }
+
+// ---- 4-7. outputs are written whole or not at all ------------------------------------------
+
+/// Runs the binary under bash with the file size limit at `kib` KiB (SIGXFSZ ignored, so a
+/// write past it fails with EFBIG as a full disk fails with ENOSPC); `None` without bash.
+fn run_with_file_size_limit(kib: u64, args: &[&std::ffi::OsStr]) -> Option<std::process::Output> {
+    if !Path::new("/bin/bash").exists() {
+        eprintln!("note: /bin/bash is missing; the write-failure test is skipped");
+        return None;
+    }
+    let out = Process::new("/bin/bash")
+        .arg("-c")
+        .arg(format!("trap '' XFSZ; ulimit -f {kib}; exec \"$0\" \"$@\""))
+        .arg(assert_cmd::cargo::cargo_bin("mainline"))
+        .args(args)
+        .output()
+        .unwrap();
+    Some(out)
+}
+
+fn os(s: &str) -> &std::ffi::OsStr {
+    std::ffi::OsStr::new(s)
+}
+
+/// The names in a directory, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_failed_write_keeps_the_previous_model_label_csv_and_eval_output() {
+    let dir = scratch();
+    let csv = dir.path().join("data.csv");
+    let out = mainline()
+        .args(["label", "--corpus", "data/samples", "-o"])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(fs::metadata(&csv).unwrap().len() > 8 * 1024);
+    let model = dir.path().join("model.json");
+    fs::write(&model, "the previous model").unwrap();
+    let label_out = dir.path().join("again.csv");
+    fs::write(&label_out, "the previous CSV").unwrap();
+    let runs: Vec<(Vec<&std::ffi::OsStr>, &Path)> = vec![
+        (
+            vec![
+                os("train"),
+                csv.as_os_str(),
+                os("--model"),
+                os("logistic"),
+                os("-o"),
+                model.as_os_str(),
+            ],
+            &model,
+        ),
+        (
+            vec![
+                os("label"),
+                os("--html"),
+                sample("article.html").into_os_string().leak(),
+                os("--gold"),
+                sample("article.txt").into_os_string().leak(),
+                os("-o"),
+                label_out.as_os_str(),
+            ],
+            &label_out,
+        ),
+    ];
+    for (args, target) in runs {
+        let before = fs::read(target).unwrap();
+        let Some(out) = run_with_file_size_limit(2, &args) else {
+            return;
+        };
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&target.display().to_string()) && stderr.contains("too large"),
+            "{stderr}"
+        );
+        assert_eq!(fs::read(target).unwrap(), before, "{args:?}");
+    }
+    // No temporary file is left behind.
+    assert_eq!(listing(dir.path()), ["again.csv", "data.csv", "model.json"]);
+}
+
+#[test]
+fn a_failed_write_under_out_dir_names_the_file_and_the_run_goes_on() {
+    let dir = scratch();
+    let big = dir.path().join("big.html");
+    let small = dir.path().join("small.html");
+    fs::write(&big, "<p>A long paragraph of words.</p>\n".repeat(2_000)).unwrap();
+    fs::write(&small, "<p>A short page.</p>").unwrap();
+    let out_dir = dir.path().join("out");
+    let Some(out) = run_with_file_size_limit(
+        8,
+        &[
+            os("filter"),
+            os("--threshold"),
+            os("0"),
+            os("-j"),
+            os("1"),
+            os("--out-dir"),
+            out_dir.as_os_str(),
+            big.as_os_str(),
+            small.as_os_str(),
+        ],
+    ) else {
+        return;
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let failures: Vec<&str> = stderr.lines().filter(|l| l.contains("too large")).collect();
+    assert_eq!(failures.len(), 1, "{stderr}");
+    assert!(
+        failures[0].contains(&out_dir.join("big.txt").display().to_string()),
+        "{stderr}"
+    );
+    assert_eq!(listing(&out_dir), ["small.txt"]);
+    assert_eq!(
+        fs::read_to_string(out_dir.join("small.txt")).unwrap(),
+        "A short page.\n"
+    );
+}
+
+#[test]
+fn an_interrupted_run_leaves_no_temporary_file() {
+    if !Path::new("/bin/kill").exists() && !Path::new("/usr/bin/kill").exists() {
+        eprintln!("note: kill is missing; the signal test is skipped");
+        return;
+    }
+    for signal in ["TERM", "INT"] {
+        let dir = scratch();
+        let out_dir = dir.path().join("out");
+        let mut child = Process::new(assert_cmd::cargo::cargo_bin("mainline"))
+            .args(["filter", "--threshold", "0", "--out-dir"])
+            .arg(&out_dir)
+            .arg("-")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all("<p>A paragraph of text.</p>".repeat(10_000).as_bytes())
+            .unwrap();
+        stdin.flush().unwrap();
+        // Wait until the temporary file is there.
+        let start = std::time::Instant::now();
+        while !out_dir.exists() || listing(&out_dir).is_empty() {
+            assert!(start.elapsed().as_secs() < 30, "no temporary file appeared");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(listing(&out_dir)[0].starts_with(".stdin.txt."));
+        let status = Process::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let out = child.wait_with_output().unwrap();
+        let expected = if signal == "TERM" { 143 } else { 130 };
+        assert_eq!(out.status.code(), Some(expected), "{signal}");
+        drop(stdin);
+        assert!(listing(&out_dir).is_empty(), "{:?}", listing(&out_dir));
+    }
+}
+
+// ---- 8. names that are not UTF-8 -----------------------------------------------------------
+
+#[cfg(unix)]
+#[test]
+fn names_that_are_not_utf8_are_walked_and_kept_apart() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = scratch();
+    let pages = dir.path().join("pages");
+    fs::create_dir(&pages).unwrap();
+    let a = pages.join(std::ffi::OsStr::from_bytes(b"caf\xe9.html"));
+    let b = pages.join(std::ffi::OsStr::from_bytes(b"caf\xe8.html"));
+    if fs::write(&a, "<p>Page A.</p>").is_err() {
+        eprintln!("note: this file system refuses names that are not UTF-8; skipped");
+        return;
+    }
+    fs::write(&b, "<p>Page B.</p>").unwrap();
+    let out_dir = dir.path().join("out");
+    for args in [vec![pages.clone()], vec![a.clone(), b.clone()]] {
+        let _ = fs::remove_dir_all(&out_dir);
+        let out = mainline()
+            .args(["filter", "--threshold", "0", "-r", "--out-dir"])
+            .arg(&out_dir)
+            .args(&args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        let read = |name: &[u8]| {
+            fs::read_to_string(out_dir.join(std::ffi::OsStr::from_bytes(name))).unwrap()
+        };
+        assert_eq!(read(b"caf\xe9.txt"), "Page A.\n");
+        assert_eq!(read(b"caf\xe8.txt"), "Page B.\n");
+    }
+}
+
+// ---- 3. plot and train are bounded ---------------------------------------------------------
+
+#[test]
+fn plot_refuses_a_page_of_more_lines_than_a_chart_can_show() {
+    let dir = scratch();
+    let page = dir.path().join("many.html");
+    fs::write(&page, "x<br>".repeat(10_001)).unwrap();
+    let out_dir = dir.path().join("plots");
+    let out = mainline()
+        .args(["plot", "-o"])
+        .arg(&out_dir)
+        .arg(&page)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("more than 10000 lines"), "{stderr}");
+    assert!(!out_dir.exists() || listing(&out_dir).is_empty());
+    fs::write(&page, "x<br>".repeat(9_000)).unwrap();
+    let out = mainline()
+        .args(["plot", "-o"])
+        .arg(&out_dir)
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(listing(&out_dir), ["many-bytes.svg", "many-density.svg"]);
+}
+
+// ---- 13. eval and train check what they are given first ------------------------------------
+
+#[test]
+fn eval_refuses_a_threshold_that_is_not_a_number() {
+    for bad in ["nan", "NaN", "inf", "-inf"] {
+        let out = mainline()
+            .args(["eval", "--corpus", "data/samples"])
+            .arg(format!("--threshold={bad}"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {stderr}");
+        assert!(
+            stderr.contains("--threshold") && stderr.contains("finite"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn eval_says_which_pages_of_a_corpus_have_no_gold_text() {
+    let dir = scratch();
+    fs::copy(sample("article.html"), dir.path().join("a.html")).unwrap();
+    fs::copy(sample("article.txt"), dir.path().join("a.txt")).unwrap();
+    fs::copy(sample("entities.html"), dir.path().join("lonely.html")).unwrap();
+    let out = mainline()
+        .args(["eval", "--method", "threshold", "--corpus"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("skipping 1 pages without gold text") && stderr.contains("lonely.html"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn eval_and_train_check_their_output_paths_before_computing() {
+    let dir = scratch();
+    let nowhere = dir.path().join("no/such/dir/out.json");
+    let csv = dir.path().join("data.csv");
+    fs::write(&csv, "doc,label,density\na,1,0.9\nb,0,0.1\n").unwrap();
+    let runs: Vec<Vec<&std::ffi::OsStr>> = vec![
+        vec![
+            os("eval"),
+            os("--corpus"),
+            os("data/samples"),
+            os("--json"),
+            nowhere.as_os_str(),
+        ],
+        vec![
+            os("eval"),
+            os("--corpus"),
+            os("data/samples"),
+            os("--per-page"),
+            dir.path().as_os_str(),
+        ],
+        vec![os("train"), csv.as_os_str(), os("-o"), nowhere.as_os_str()],
+    ];
+    for args in runs {
+        let out = mainline().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("cannot write"), "{stderr}");
+        // Nothing was computed: no table on standard output.
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn a_crlf_csv_reports_the_line_of_a_bad_value() {
+    let dir = scratch();
+    for (name, end) in [("lf.csv", "\n"), ("crlf.csv", "\r\n")] {
+        let csv = dir.path().join(name);
+        let text = ["doc,label,density", "a,1,0.5", "a,0,0.2", "a,1,oops", ""].join(end);
+        fs::write(&csv, text).unwrap();
+        let out = mainline()
+            .args(["eval", "--lines"])
+            .arg(&csv)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("row 3 (line 4)"), "{name}: {stderr}");
+    }
+}

@@ -2,8 +2,7 @@
 //! algorithms, by line and by page.
 
 use std::collections::BTreeMap;
-use std::fs;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -84,7 +83,7 @@ pub struct Args {
     folds: u32,
 
     /// The density threshold of the fixed rule.
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.5, value_parser = super::finite_f32)]
     threshold: f32,
 
     /// MLP hidden layer widths for cross-validation, comma-separated.
@@ -194,6 +193,13 @@ struct MethodLines {
 pub fn run(args: Args) -> Result<ExitCode> {
     let mut report = serde_json::Map::new();
     let mut all_pages: Vec<MethodPages> = Vec::new();
+    // Outputs are checked before the computation, which may take hours.
+    for path in [&args.json, &args.per_page, &args.per_line]
+        .into_iter()
+        .flatten()
+    {
+        super::check_writable(path)?;
+    }
     let cv_mode = args.seed_table || !args.recipes.is_empty();
     if args.per_line.is_some() && !cv_mode {
         bail!("--per-line writes cross-validation decisions: give --recipe R (and --lines)");
@@ -204,7 +210,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 "cross-validation (--recipe, --seed-table) needs a labelled CSV: give --lines DATA.csv"
             );
         };
-        let corpus = args.corpus.as_deref().map(Corpus::open).transpose()?;
+        let corpus = args.corpus.as_deref().map(open_corpus).transpose()?;
         let data = CvData::load(lines, corpus.as_ref())?;
         eprintln!(
             "{} lines of {} pages from {}",
@@ -308,7 +314,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             report.insert("lines".into(), serde_json::to_value(&results)?);
         }
         if let Some(dir) = &args.corpus {
-            let corpus = Corpus::open(dir)?;
+            let corpus = open_corpus(dir)?;
             let methods = page_methods(&args.methods, &models, args.threshold)?;
             all_pages = page_level(&corpus, &methods)?;
             if args.lines.is_some() {
@@ -329,9 +335,28 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&serde_json::Value::Object(report))?;
-        fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))?;
+        mainline::atomic::write(path, text + "\n")
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Opens a corpus and says on standard error which pages it skips for want of gold text.
+fn open_corpus(dir: &Path) -> Result<Corpus> {
+    let corpus = Corpus::open(dir)?;
+    if !corpus.skipped.is_empty() {
+        let names: Vec<String> = corpus
+            .skipped
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        eprintln!(
+            "mainline: skipping {} pages without gold text: {}",
+            names.len(),
+            names.join(", ")
+        );
+    }
+    Ok(corpus)
 }
 
 fn distinct<'a>(items: impl Iterator<Item = &'a str>) -> usize {
@@ -805,17 +830,17 @@ fn write_per_line(path: &Path, data: &CvData, results: &[cv::RecipeResult]) -> R
 fn write_csv(
     path: &Path,
     header: &[&str],
-    rows: impl FnOnce(&mut csv::Writer<std::io::BufWriter<fs::File>>) -> Result<()>,
+    rows: impl FnOnce(&mut csv::Writer<mainline::atomic::AtomicFile>) -> Result<()>,
 ) -> Result<()> {
-    let file = fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    let mut w = csv::Writer::from_writer(std::io::BufWriter::new(file));
-    w.write_record(header)?;
-    rows(&mut w)?;
-    w.flush()?;
+    let writing = || format!("writing {}", path.display());
+    let file = mainline::atomic::AtomicFile::create(path).with_context(writing)?;
+    let mut w = csv::Writer::from_writer(file);
+    w.write_record(header).with_context(writing)?;
+    rows(&mut w).with_context(writing)?;
     w.into_inner()
-        .map_err(|e| anyhow::anyhow!("{e}"))?
-        .flush()
-        .with_context(|| format!("writing {}", path.display()))
+        .map_err(|e| anyhow::Error::new(e.into_error()))
+        .and_then(|f| f.commit().map_err(Into::into))
+        .with_context(writing)
 }
 
 /// The options of a second stage, shared by `train --stack` and `eval`'s two-stage recipes.

@@ -1,7 +1,6 @@
 //! `mainline label`: labelled training data from pages and their gold main text.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -88,15 +87,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .join(", ")
         );
     }
-    let out: Box<dyn Write> = match &args.output {
-        Some(path) => Box::new(std::io::BufWriter::new(
-            fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
-        )),
-        None => Box::new(super::stdout()),
-    };
+    let out = super::Output::to(args.output.as_deref())?;
+    let name = out.name();
     let mut csv = csv::Writer::from_writer(out);
     csv.write_record(super::csv_header())
-        .context("writing the CSV header")?;
+        .with_context(|| format!("writing the CSV to {name}"))?;
 
     let scorer: Arc<dyn Scorer> = Arc::new(Observe);
     let (mut pages, mut lines, mut content, mut failed) = (0usize, 0usize, 0usize, 0usize);
@@ -125,7 +120,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                             (Some(y), aligned),
                             d,
                         )
-                        .context("writing the CSV")?;
+                        .with_context(|| format!("writing the CSV to {name}"))?;
                     }
                 }
                 Err((name, e)) => {
@@ -135,7 +130,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         }
     }
-    csv.flush().context("writing the CSV")?;
+    csv.into_inner()
+        .map_err(|e| anyhow::Error::new(e.into_error()))
+        .and_then(super::Output::finish)
+        .with_context(|| format!("writing the CSV to {name}"))?;
     eprintln!(
         "labelled {pages} pages: {lines} lines, {content} content ({:.1}%); {} poorly aligned (gold coverage < {:.0}%), {failed} failed",
         100.0 * content as f64 / lines.max(1) as f64,

@@ -41,6 +41,7 @@ enum Command {
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<ExitCode> {
+    remove_unfinished_files_on_signals();
     match cli.command {
         Command::Filter(args) => filter::run(args),
         Command::Lines(args) => lines::run(args),
@@ -48,6 +49,119 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Eval(args) => eval::run(args),
         Command::Train(args) => train::run(args),
         Command::Plot(args) => plot::run(args),
+    }
+}
+
+/// On SIGINT, SIGTERM or SIGHUP: removes the temporary files of the outputs being written
+/// ([`mainline::atomic`]) and exits with 128 + the signal's number, as a shell reports a
+/// process killed by it. Without this the process would die with its temporary files left
+/// behind (no destructor runs when a signal kills a process).
+///
+/// NOTE: signal-hook runs the cleanup on an ordinary thread that the signal handler wakes,
+/// so it may take locks and remove files; its handler itself only writes to a pipe.
+fn remove_unfinished_files_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        // Without the handler, signals keep their default action: the run still stops.
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            mainline::atomic::remove_unfinished();
+            std::process::exit(128 + signal);
+        }
+    });
+}
+
+/// Checks, before any work, that an output file can be written: its directory exists and
+/// takes a new file, and the path is not a directory. Outputs are written through a
+/// temporary file beside them ([`mainline::atomic`]), so this creates and removes one.
+pub fn check_writable(path: &Path) -> Result<()> {
+    let what = || format!("cannot write {}", path.display());
+    anyhow::ensure!(
+        !path.is_dir(),
+        "cannot write {}: it is a directory",
+        path.display()
+    );
+    mainline::atomic::AtomicFile::create(path).with_context(what)?;
+    Ok(())
+}
+
+/// Where a command writes: a file given with `-o` (written whole or not at all, see
+/// [`mainline::atomic`]) or standard output.
+pub enum Output {
+    /// A file, committed by [`Output::finish`].
+    File(mainline::atomic::AtomicFile),
+    /// Standard output, buffered.
+    Stdout(io::BufWriter<io::StdoutLock<'static>>),
+}
+
+impl Output {
+    /// The file `path`, or standard output when `None`.
+    pub fn to(path: Option<&Path>) -> Result<Output> {
+        Ok(match path {
+            Some(path) => Output::File(
+                mainline::atomic::AtomicFile::create(path)
+                    .with_context(|| format!("cannot write {}", path.display()))?,
+            ),
+            None => Output::Stdout(stdout()),
+        })
+    }
+
+    /// Flushes, and puts a file in place.
+    ///
+    /// # Errors
+    /// Naming the file, when its last bytes or the rename fail (the file is then left as
+    /// it was before the run).
+    pub fn finish(self) -> Result<()> {
+        match self {
+            Output::File(f) => {
+                let target = f.target().to_path_buf();
+                f.commit()
+                    .with_context(|| format!("writing {}", target.display()))
+            }
+            Output::Stdout(s) => finish(s),
+        }
+    }
+
+    /// What to call this output in messages.
+    pub fn name(&self) -> String {
+        match self {
+            Output::File(f) => f.target().display().to_string(),
+            Output::Stdout(_) => "standard output".to_string(),
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Output::File(f) => f.write(buf),
+            Output::Stdout(s) => s.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Output::File(f) => f.write_all(buf),
+            Output::Stdout(s) => s.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Output::File(f) => f.flush(),
+            Output::Stdout(s) => s.flush(),
+        }
+    }
+}
+
+/// Parses a number that must be finite (not NaN or infinite).
+pub fn finite_f32(s: &str) -> Result<f32, String> {
+    match s.trim().parse::<f32>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        Ok(x) => Err(format!("expected a finite number such as 0.5, got {x}")),
+        Err(e) => Err(format!("expected a number such as 0.5: {e}")),
     }
 }
 

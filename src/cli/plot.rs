@@ -31,7 +31,11 @@ use super::filter::stem;
 /// threshold of the seed design's rule (--threshold, 0.5), and the model's score per line with
 /// its own threshold; the lines the model keeps are shaded and their score markers filled.
 ///
-/// With --format png the files are <stem>-bytes.png and <stem>-density.png.
+/// With --format png the files are <stem>-bytes.png and <stem>-density.png. Each file is
+/// written whole or not at all.
+///
+/// Limit: a page of more than 10,000 lines is refused (its input is not read further): a
+/// chart 1400 pixels wide cannot show more; `mainline filter --format jsonl` lists them.
 ///
 /// Fonts: the text of PNG charts is drawn with DejaVu Sans, which is built into mainline, so
 /// no system font is needed. SVG charts hold their text as <text> elements in the generic
@@ -96,27 +100,22 @@ pub fn run(args: Args) -> Result<ExitCode> {
         None => ModelScorer::builtin(),
     };
     let name = display_name(&args.file);
-    let bytes = read_input(&args.file).with_context(|| name.clone())?;
-    let page = Page::extract(&bytes, scorer, args.threshold).with_context(|| name.clone())?;
+    let input = super::open_input(&args.file).with_context(|| name.clone())?;
+    let page = Page::extract(input, scorer, args.threshold).with_context(|| name.clone())?;
 
     register_font()?;
     fs::create_dir_all(&args.out_dir)
         .with_context(|| format!("creating output directory {}", args.out_dir.display()))?;
     let stem = stem(&args.file);
+    let title = stem.to_string_lossy();
     let mut out = super::stdout();
     for chart in [Chart::Bytes, Chart::Density] {
         let path = args.out_dir.join(file_name(&stem, chart, args.format));
-        write_chart(&path, args.format, chart, &page, &stem)?;
+        write_chart(&path, args.format, chart, &page, &title)?;
         writeln!(out, "{}", path.display()).context("writing to standard output")?;
     }
     super::finish(out)?;
     Ok(ExitCode::SUCCESS)
-}
-
-fn read_input(path: &Path) -> Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    super::open_input(path)?.read_to_end(&mut bytes)?;
-    Ok(bytes)
 }
 
 /// What is drawn about one line.
@@ -140,22 +139,44 @@ struct Page {
 }
 
 impl Page {
-    fn extract(html: &[u8], scorer: ModelScorer, fixed: f32) -> Result<Page> {
+    /// The lines of the page read from `html`, streamed: reading stops, with an error, at
+    /// the line after [`MAX_LINES`].
+    fn extract(mut html: impl Read, scorer: ModelScorer, fixed: f32) -> Result<Page> {
         let model_threshold = scorer.model().threshold;
         let scorer: Arc<dyn Scorer> = Arc::new(scorer);
         let mut ex = Extractor::new(scorer);
-        ex.write(html)?;
-        ex.end()?;
         let mut points = Vec::new();
-        while let Some(d) = ex.next_decision() {
-            points.push(Point {
-                index: d.line.index,
-                html_bytes: d.line.html_bytes,
-                density: d.line.density(),
-                score: d.score,
-                keep: d.keep,
-            });
+        let mut take = |ex: &mut Extractor| -> Result<()> {
+            while let Some(d) = ex.next_decision() {
+                anyhow::ensure!(
+                    points.len() < MAX_LINES,
+                    "the page has more than {MAX_LINES} lines; plot draws at most that many (a \
+                     chart is {} pixels wide); `mainline filter --format jsonl` lists every line",
+                    SIZE.0
+                );
+                points.push(Point {
+                    index: d.line.index,
+                    html_bytes: d.line.html_bytes,
+                    density: d.line.density(),
+                    score: d.score,
+                    keep: d.keep,
+                });
+            }
+            Ok(())
+        };
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            let n = match html.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e.into()),
+            };
+            ex.write(&buf[..n])?;
+            take(&mut ex)?;
         }
+        ex.end()?;
+        take(&mut ex)?;
         Ok(Page {
             points,
             fixed,
@@ -196,12 +217,14 @@ enum Chart {
 }
 
 /// `<stem>-bytes.svg`, `<stem>-density.png`, …
-fn file_name(stem: &str, chart: Chart, format: Format) -> String {
+fn file_name(stem: &std::ffi::OsStr, chart: Chart, format: Format) -> std::ffi::OsString {
     let kind = match chart {
         Chart::Bytes => "bytes",
         Chart::Density => "density",
     };
-    format!("{stem}-{kind}.{}", format.extension())
+    let mut name = stem.to_os_string();
+    name.push(format!("-{kind}.{}", format.extension()));
+    name
 }
 
 /// Runs of consecutive `true` values, as half-open ranges of positions.
@@ -238,6 +261,10 @@ fn marker_radii(lines: usize) -> (u32, u32) {
 }
 
 const SIZE: (u32, u32) = (1400, 520);
+
+/// The most lines a chart draws. Beyond a few per pixel a chart shows nothing more, and a
+/// page of a million lines took 588 MB and wrote an SVG of 342 MB.
+const MAX_LINES: usize = 10_000;
 /// Width of the legend panel, right of the chart.
 const LEGEND_WIDTH: u32 = 290;
 const FONT: &str = "sans-serif";
@@ -265,12 +292,18 @@ fn write_chart(path: &Path, format: Format, chart: Chart, page: &Page, title: &s
                 draw(&root, chart, page, title).with_context(writing)?;
                 root.present().map_err(plot_error).with_context(writing)?;
             }
-            fs::write(path, svg).with_context(writing)
+            mainline::atomic::write(path, svg).with_context(writing)
         }
         Format::Png => {
-            let root = BitMapBackend::new(path, SIZE).into_drawing_area();
-            draw(&root, chart, page, title).with_context(writing)?;
-            root.present().map_err(plot_error).with_context(writing)
+            // The backend opens the file by name and picks the encoder by its extension.
+            let file = mainline::atomic::AtomicFile::with_suffix(path, ".tmp.png")
+                .with_context(writing)?;
+            {
+                let root = BitMapBackend::new(file.path(), SIZE).into_drawing_area();
+                draw(&root, chart, page, title).with_context(writing)?;
+                root.present().map_err(plot_error).with_context(writing)?;
+            }
+            file.commit().with_context(writing)
         }
     }
 }
@@ -588,11 +621,11 @@ mod tests {
     #[test]
     fn file_names_carry_the_chart_and_the_format() {
         assert_eq!(
-            file_name("0001", Chart::Bytes, Format::Svg),
+            file_name("0001".as_ref(), Chart::Bytes, Format::Svg),
             "0001-bytes.svg"
         );
         assert_eq!(
-            file_name("page", Chart::Density, Format::Png),
+            file_name("page".as_ref(), Chart::Density, Format::Png),
             "page-density.png"
         );
     }
@@ -627,7 +660,7 @@ mod tests {
         let html = b"<html><body><nav><a href=/>Home</a> <a href=/a>About</a></nav>\
             <p>A long paragraph of plain text, dense with words and nothing else.</p>\
             <p>Another paragraph, also of plain words only.</p></body></html>";
-        let page = Page::extract(html, ModelScorer::builtin(), 0.5).unwrap();
+        let page = Page::extract(&html[..], ModelScorer::builtin(), 0.5).unwrap();
         assert!(page.points.len() >= 3, "{:?}", page.points);
         let indexes: Vec<u64> = page.points.iter().map(|p| p.index).collect();
         assert_eq!(indexes, (0..page.points.len() as u64).collect::<Vec<_>>());
@@ -639,7 +672,7 @@ mod tests {
 
     #[test]
     fn an_empty_page_draws_empty_charts() {
-        let page = Page::extract(b"", ModelScorer::builtin(), 0.5).unwrap();
+        let page = Page::extract(&b""[..], ModelScorer::builtin(), 0.5).unwrap();
         assert!(page.points.is_empty());
         assert_eq!(page.x_range(), -0.5..0.5);
         register_font().unwrap();

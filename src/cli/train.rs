@@ -191,6 +191,8 @@ fn parse_features(s: &str) -> Result<FeatureSet, String> {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    // Checked before the training, which may take hours.
+    super::check_writable(&args.output)?;
     let context = args.context as usize;
     let wanted = features::select(args.features, context);
     let mut stack_params = args.stack_args.params(args.stack.unwrap_or(0) as usize)?;

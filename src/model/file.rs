@@ -98,13 +98,15 @@ impl Model {
         Model::from_json(&text).map_err(in_file)
     }
 
-    /// Writes the model to `path` as [JSON](Model::to_json), replacing the file.
+    /// Writes the model to `path` as [JSON](Model::to_json), replacing the file whole or
+    /// not at all ([`crate::atomic`]): a full disk or an interruption leaves the previous
+    /// file in place.
     ///
     /// # Errors
     ///
     /// [`Error::ModelFile`] naming the file, wrapping the I/O error.
     pub fn save(&self, path: &Path) -> Result<()> {
-        std::fs::write(path, self.to_json()).map_err(|e| Error::ModelFile {
+        crate::atomic::write(path, self.to_json()).map_err(|e| Error::ModelFile {
             path: path.to_path_buf(),
             cause: Box::new(e.into()),
         })

@@ -115,7 +115,7 @@ pub fn read_labelled_csv_from<R: Read>(
         path: path.to_path_buf(),
         message,
     };
-    let mut rdr = csv_reader(reader);
+    let mut rdr = csv_reader(SeesCrlf::new(reader));
 
     let header: Vec<String> = rdr
         .byte_headers()
@@ -183,10 +183,17 @@ pub fn read_labelled_csv_from<R: Read>(
         match rdr.read_byte_record(&mut record) {
             Ok(true) => {}
             Ok(false) => break,
-            Err(e) => return Err(fail(describe_csv_error(&e))),
+            Err(e) => {
+                let crlf = u64::from(rdr.get_ref().crlf());
+                return Err(fail(describe_csv_error_at(&e, crlf)));
+            }
         }
         row += 1;
-        let line = record.position().map_or(0, |p| p.line());
+        // NOTE: the csv crate counts a line when it reads its `\n`, which for `\r\n` line
+        // ends happens only once the next record has begun: every record after the header
+        // is then reported a line early.
+        let crlf = u64::from(rdr.get_ref().crlf());
+        let line = record.position().map_or(0, |p| p.line() + crlf);
         let at = |col: usize| -> String {
             format!("row {row} (line {line}), column \"{}\"", header[col])
         };
@@ -267,6 +274,44 @@ pub fn read_labelled_csv_from<R: Read>(
 }
 
 /// A reader of a labelled CSV: a header row, large buffered reads.
+/// A reader that notes whether the first line of its input ends with `\r\n`.
+struct SeesCrlf<R> {
+    inner: R,
+    /// Whether the last byte read was `\r`, and what the first `\n` showed.
+    last_cr: bool,
+    crlf: Option<bool>,
+}
+
+impl<R> SeesCrlf<R> {
+    fn new(inner: R) -> Self {
+        SeesCrlf {
+            inner,
+            last_cr: false,
+            crlf: None,
+        }
+    }
+
+    /// Whether the first line ended with `\r\n`.
+    fn crlf(&self) -> bool {
+        self.crlf == Some(true)
+    }
+}
+
+impl<R: Read> Read for SeesCrlf<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if self.crlf.is_none() {
+            match memchr::memchr(b'\n', &buf[..n]) {
+                Some(0) => self.crlf = Some(self.last_cr),
+                Some(i) => self.crlf = Some(buf[i - 1] == b'\r'),
+                None if n > 0 => self.last_cr = buf[n - 1] == b'\r',
+                None => {}
+            }
+        }
+        Ok(n)
+    }
+}
+
 fn csv_reader<R: Read>(reader: R) -> csv::Reader<R> {
     csv::ReaderBuilder::new()
         .has_headers(true)
@@ -380,8 +425,13 @@ fn shorten(s: &str) -> String {
 }
 
 fn describe_csv_error(e: &csv::Error) -> String {
+    describe_csv_error_at(e, 0)
+}
+
+/// [`describe_csv_error`] with `late` added to the line numbers (see `SeesCrlf`).
+fn describe_csv_error_at(e: &csv::Error, late: u64) -> String {
     let position = |pos: Option<&csv::Position>| match pos {
-        Some(p) => format!("row {} (line {}): ", p.record(), p.line()),
+        Some(p) => format!("row {} (line {}): ", p.record(), p.line() + late),
         None => String::new(),
     };
     match e.kind() {

@@ -1,5 +1,6 @@
 //! The inputs named on the command line, with directories walked for `--recursive`.
 
+use std::ffi::OsStr;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -16,30 +17,30 @@ pub enum Found {
 }
 
 /// Whether a file name is that of a page: `.html`, `.htm`, `.html.gz` or `.htm.gz`, in any
-/// case, with something before the extension.
-pub fn is_page(name: &str) -> bool {
+/// case, with something before the extension. The name need not be UTF-8.
+pub fn is_page(name: &OsStr) -> bool {
     has_extension(name, &[".html", ".htm"])
 }
 
 /// Whether a file name is that of a JSON lines file: `.jsonl` or `.ndjson`, gzipped or not,
 /// in any case.
-pub fn is_jsonl(name: &str) -> bool {
+pub fn is_jsonl(name: &OsStr) -> bool {
     has_extension(name, &[".jsonl", ".ndjson"])
 }
 
-fn has_extension(name: &str, extensions: &[&str]) -> bool {
-    let lower = name.to_ascii_lowercase();
-    let lower = lower.strip_suffix(".gz").unwrap_or(&lower);
+fn has_extension(name: &OsStr, extensions: &[&str]) -> bool {
+    let lower = name.as_encoded_bytes().to_ascii_lowercase();
+    let lower = lower.strip_suffix(b".gz").unwrap_or(&lower);
     extensions
         .iter()
-        .any(|ext| lower.len() > ext.len() && lower.ends_with(ext))
+        .any(|ext| lower.len() > ext.len() && lower.ends_with(ext.as_bytes()))
 }
 
 /// The inputs, in order: each argument as it is, or, with `recursive`, the files below each
 /// directory argument whose name `wanted` accepts, sorted by name at every level. Symbolic
 /// links to files are followed; symbolic links to directories are not (they could form a
 /// cycle).
-pub fn expand(args: Vec<PathBuf>, recursive: bool, wanted: fn(&str) -> bool) -> Vec<Found> {
+pub fn expand(args: Vec<PathBuf>, recursive: bool, wanted: fn(&OsStr) -> bool) -> Vec<Found> {
     let mut found = Vec::new();
     for arg in args {
         if recursive && arg.as_os_str() != "-" && arg.is_dir() {
@@ -55,7 +56,7 @@ pub fn expand(args: Vec<PathBuf>, recursive: bool, wanted: fn(&str) -> bool) -> 
     found
 }
 
-fn walk(dir: &Path, below: &Path, wanted: fn(&str) -> bool, found: &mut Vec<Found>) {
+fn walk(dir: &Path, below: &Path, wanted: fn(&OsStr) -> bool, found: &mut Vec<Found>) {
     let entries = fs::read_dir(dir).and_then(|entries| {
         let mut all = entries.collect::<io::Result<Vec<fs::DirEntry>>>()?;
         all.sort_by_key(|e| e.file_name());
@@ -79,7 +80,7 @@ fn walk(dir: &Path, below: &Path, wanted: fn(&str) -> bool, found: &mut Vec<Foun
         };
         if kind.is_dir() {
             walk(&path, &below.join(&name), wanted, found);
-        } else if name.to_str().is_some_and(wanted) && (kind.is_file() || path.is_file()) {
+        } else if wanted(&name) && (kind.is_file() || path.is_file()) {
             let out_name = below.join(super::stem(&path));
             found.push(Found::Page { path, out_name });
         }
@@ -92,14 +93,15 @@ mod tests {
 
     #[test]
     fn pages_are_recognised_by_their_extension_in_any_case() {
+        let os = OsStr::new;
         for name in ["a.html", "a.HTM", "a.html.gz", "b.Htm.GZ"] {
-            assert!(is_page(name), "{name}");
+            assert!(is_page(os(name)), "{name}");
         }
         for name in [".html", "a.txt", "a.gz", "html", "a.xhtml.zip"] {
-            assert!(!is_page(name), "{name}");
+            assert!(!is_page(os(name)), "{name}");
         }
-        assert!(is_jsonl("part-0001.JSONL.gz") && is_jsonl("x.ndjson"));
-        assert!(!is_jsonl("x.json") && !is_jsonl("a.html"));
+        assert!(is_jsonl(os("part-0001.JSONL.gz")) && is_jsonl(os("x.ndjson")));
+        assert!(!is_jsonl(os("x.json")) && !is_jsonl(os("a.html")));
     }
 
     #[test]
