@@ -29,7 +29,8 @@ proptest! {
         parts in prop::collection::vec(fragment(), 0..120),
         lookahead in 0_usize..6,
     ) {
-        let html = parts.concat();
+        // After a declared head, so that the pieces reach the tokenizer as written.
+        let html = common::declared_head() + &parts.concat();
         let scorer: Arc<dyn Scorer> = Arc::new(ModelScorer::new(hand_made(lookahead)).unwrap());
         let whole = decide_in(html.as_bytes(), usize::MAX, Arc::clone(&scorer));
         for chunk in [1, 7, 64] {

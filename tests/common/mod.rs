@@ -37,6 +37,15 @@ pub fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// A KiB-long head that declares UTF-8. The splitter holds input back until it knows the
+/// encoding (a BOM, a `<meta charset>` once the first KiB has arrived, else 64 KiB), so a
+/// short page without one reaches the tokenizer in one piece however it is written; after
+/// this head, every piece reaches it as written.
+pub fn declared_head() -> String {
+    let head = "<!doctype html><meta charset=\"utf-8\"><!--";
+    format!("{head}{}-->", "x".repeat(1024 - head.len()))
+}
+
 /// The decisions (with feature rows) of `scorer` for `html` written in pieces of `chunk`
 /// bytes, taking each decision as soon as the extractor gives it.
 pub fn decide_in(html: &[u8], chunk: usize, scorer: Arc<dyn Scorer>) -> Vec<Decision> {
