@@ -1,0 +1,108 @@
+"""Type stubs of mainline's compiled core (see ``mainline``)."""
+
+import os
+from typing import Dict, Iterable, List, Literal, Optional, Union
+
+__version__: str
+MODEL_VERSION: str
+"""Version of the built-in model: 16 hex digits of a digest of its weights."""
+FEATURE_NAMES: List[str]
+"""The names of the features of ``Line.features``, in the models' column order."""
+
+class MainlineError(ValueError):
+    """A page or a model that mainline cannot read; the message is the library's."""
+
+class Document:
+    """A page's main content and what was counted while reading it."""
+
+    @property
+    def text(self) -> str:
+        """The kept lines joined by ``"\\n"`` (``""`` when nothing is kept)."""
+    @property
+    def lines(self) -> int:
+        """Lines of the page."""
+    @property
+    def kept_lines(self) -> int:
+        """Lines kept."""
+    @property
+    def text_bytes(self) -> int:
+        """UTF-8 bytes of the kept lines' text."""
+    @property
+    def input_bytes(self) -> int:
+        """Bytes of HTML read (after gzip decompression)."""
+    @property
+    def encoding(self) -> str:
+        """The encoding the page was decoded with (``"UTF-8"`` for a ``str``)."""
+
+class Line:
+    """One line of a page and what was decided about it."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def keep(self) -> bool:
+        """The decision: whether the line is main content."""
+    @property
+    def score(self) -> float: ...
+    @property
+    def html_bytes(self) -> int: ...
+    @property
+    def text_bytes(self) -> int: ...
+    @property
+    def link_bytes(self) -> int: ...
+    @property
+    def density(self) -> float: ...
+    @property
+    def block(self) -> str: ...
+    @property
+    def heading(self) -> int: ...
+    @property
+    def depth(self) -> int: ...
+    @property
+    def ancestors(self) -> List[str]: ...
+    @property
+    def features(self) -> Dict[str, float]:
+        """Every feature the model reads, by name (``FEATURE_NAMES``)."""
+
+class Extractor:
+    """Extracts the main content of web pages with one model, loaded once.
+
+    ``Extractor()`` uses the built-in model, ``Extractor(model=PATH)`` a model file written
+    by ``mainline train``, ``Extractor(threshold=0.5)`` the fixed density rule. Safe to
+    share between threads.
+    """
+
+    def __init__(
+        self,
+        model: Union[str, "os.PathLike[str]", None] = None,
+        threshold: Optional[float] = None,
+        *,
+        format: Literal["text"] = "text",
+    ) -> None: ...
+    @property
+    def model_version(self) -> Optional[str]:
+        """16 hex digits of a digest of the model's weights; None for a threshold."""
+    @property
+    def model(self) -> str:
+        """What decides: the model's recipe, or ``"threshold X"``."""
+    @property
+    def format(self) -> str: ...
+    def extract(self, html: Union[str, bytes], *, url: Optional[str] = None) -> str:
+        """The main content of one page, ``""`` when nothing is kept."""
+    def extract_document(
+        self, html: Union[str, bytes], *, url: Optional[str] = None
+    ) -> Document:
+        """The main content of one page with counts and the encoding."""
+    def lines(self, html: Union[str, bytes], *, url: Optional[str] = None) -> List[Line]:
+        """Every line with its score, decision and features, in document order."""
+    def extract_many(
+        self,
+        pages: Iterable[Union[str, bytes]],
+        threads: Optional[int] = None,
+        *,
+        errors: Literal["raise", "ignore"] = "raise",
+    ) -> List[str]:
+        """The main content of many pages, in order, on ``threads`` threads (default: all
+        cores) with the GIL released."""

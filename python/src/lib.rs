@@ -1,0 +1,600 @@
+//! `mainline._mainline`: the compiled core of the Python package `mainline`.
+//!
+//! The pure-Python package in `py_src/mainline` re-exports what is defined here and adds the
+//! adapters (datatrove). Everything that touches a page runs with the GIL released; a Rust
+//! panic is caught and raised as `mainline.MainlineError`, never unwound into the
+//! interpreter.
+
+use std::collections::HashMap;
+use std::io::{Cursor, ErrorKind, Read};
+use std::panic::{self, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use mainline::Error;
+use mainline::extract::{Decision, Extractor as Engine, ModelScorer, Scorer, Threshold};
+use mainline::model::Model;
+use mainline::{features, input};
+use pyo3::create_exception;
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyTypeError,
+    PyValueError,
+};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use rayon::prelude::*;
+
+create_exception!(
+    mainline,
+    MainlineError,
+    PyValueError,
+    "A page or a model that mainline cannot read: the message is the library's, naming \
+     the input when it has a name (a URL, a page index or a model file)."
+);
+
+/// How much of a page is fed to the extractor at a time; its decisions are taken out after
+/// each piece, so what is held besides the page itself stays bounded.
+const PIECE: usize = 64 * 1024;
+
+/// The output formats of this build.
+const FORMATS: [&str; 1] = ["text"];
+
+/// A page handed over by Python: its bytes, and whether they are a decoded `str` (then
+/// UTF-8, whatever a `<meta charset>` in it says).
+#[derive(Clone, Copy)]
+struct Page<'a> {
+    bytes: &'a [u8],
+    decoded: bool,
+}
+
+/// What is known about a page once it is read, besides its lines.
+struct Read_ {
+    input_bytes: u64,
+    encoding: &'static str,
+}
+
+/// Runs the extractor over one page, handing each decision to `each` in document order.
+///
+/// Bytes go through the CLI's input path: gzip is recognised by its magic bytes (and
+/// concatenated members are read as one stream), the encoding is sniffed by the splitter.
+fn run(
+    scorer: &Arc<dyn Scorer>,
+    page: Page<'_>,
+    with_features: bool,
+    each: &mut dyn FnMut(Decision),
+) -> mainline::Result<Read_> {
+    let mut ex = Engine::new(Arc::clone(scorer)).with_features(with_features);
+    let mut feed = |ex: &mut Engine, bytes: &[u8]| -> mainline::Result<()> {
+        ex.write(bytes)?;
+        while let Some(d) = ex.next_decision() {
+            each(d);
+        }
+        Ok(())
+    };
+    if page.decoded {
+        // NOTE: as the CLI does for documents it has decoded itself: a byte order mark makes
+        // the splitter read the bytes as UTF-8, whatever a <meta> in them declares.
+        feed(&mut ex, "\u{feff}".as_bytes())?;
+        for piece in page.bytes.chunks(PIECE) {
+            feed(&mut ex, piece)?;
+        }
+    } else if page.bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut reader = input::wrap(Box::new(Cursor::new(page.bytes.to_vec())));
+        let mut buf = vec![0; PIECE];
+        loop {
+            match reader.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => feed(&mut ex, &buf[..n])?,
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+    } else {
+        for piece in page.bytes.chunks(PIECE) {
+            feed(&mut ex, piece)?;
+        }
+    }
+    ex.end()?;
+    while let Some(d) = ex.next_decision() {
+        each(d);
+    }
+    Ok(Read_ {
+        input_bytes: ex.splitter().input_bytes(),
+        encoding: ex.splitter().encoding().map_or("", |s| s.encoding.name()),
+    })
+}
+
+/// [`run`] with a panic turned into an error: a bug in mainline must not take the
+/// interpreter down.
+fn guarded<T>(f: impl FnOnce() -> mainline::Result<T>) -> mainline::Result<T> {
+    panic::catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        Err(Error::Other(format!(
+            "internal error in mainline (please report it with the page): {what}"
+        )))
+    })
+}
+
+/// The kept lines of a page joined by `\n`; `""` when nothing is kept.
+fn text_of(scorer: &Arc<dyn Scorer>, page: Page<'_>) -> mainline::Result<String> {
+    guarded(|| {
+        let mut out = String::new();
+        run(scorer, page, false, &mut |d| {
+            if d.keep {
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                out.push_str(&d.line.text);
+            }
+        })?;
+        Ok(out)
+    })
+}
+
+/// The Python exception for a library error; `name` (a URL, a page index) prefixes the
+/// message as the CLI prefixes it with the file name.
+fn py_error(e: &Error, name: Option<&str>) -> PyErr {
+    let message = match name {
+        Some(name) => format!("{name}: {e}"),
+        None => e.to_string(),
+    };
+    let io = match e {
+        Error::Io(io) => Some(io.kind()),
+        Error::ModelFile { cause, .. } => match &**cause {
+            Error::Io(io) => Some(io.kind()),
+            _ => None,
+        },
+        _ => None,
+    };
+    match io {
+        Some(ErrorKind::NotFound) => PyFileNotFoundError::new_err(message),
+        Some(ErrorKind::PermissionDenied) => PyPermissionError::new_err(message),
+        Some(ErrorKind::IsADirectory) => PyIsADirectoryError::new_err(message),
+        // Corrupt or truncated gzip data is a bad page, not a failing device.
+        Some(ErrorKind::InvalidData | ErrorKind::UnexpectedEof) | None => {
+            MainlineError::new_err(message)
+        }
+        Some(_) => PyOSError::new_err(message),
+    }
+}
+
+/// A page argument as bytes: `bytes` as they are, `str` encoded as UTF-8 (and marked as
+/// decoded).
+fn page_bytes<'py>(obj: &Bound<'py, PyAny>) -> PyResult<(Bound<'py, PyBytes>, bool)> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok((b.clone(), false));
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok((s.encode_utf8()?, true));
+    }
+    Err(PyTypeError::new_err(format!(
+        "a page must be str or bytes, not {}",
+        obj.get_type().name()?
+    )))
+}
+
+/// FNV-1a, 64 bits: a short, stable digest of a model for its version string.
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The version of a model: 16 hex digits of a digest of its canonical JSON, so that two
+/// files with the same weights have the same version and any change of a weight changes it.
+fn model_version(model: &Model) -> String {
+    format!("{:016x}", fnv1a64(model.to_json().as_bytes()))
+}
+
+/// The built-in model, parsed once per process.
+fn builtin() -> &'static (Arc<dyn Scorer>, String, String) {
+    static BUILTIN: OnceLock<(Arc<dyn Scorer>, String, String)> = OnceLock::new();
+    BUILTIN.get_or_init(|| {
+        let scorer = ModelScorer::builtin();
+        let version = model_version(scorer.model());
+        let describe = scorer.describe();
+        (Arc::new(scorer), version, describe)
+    })
+}
+
+/// Thread pools of `extract_many(threads=N)`, one per N, kept for the process.
+fn pool(threads: usize) -> PyResult<Arc<rayon::ThreadPool>> {
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    let mut pools = POOLS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(p) = pools.get(&threads) {
+        return Ok(Arc::clone(p));
+    }
+    let p = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("mainline-{i}"))
+        .build()
+        .map_err(|e| PyOSError::new_err(format!("cannot start {threads} threads: {e}")))?;
+    let p = Arc::new(p);
+    pools.insert(threads, Arc::clone(&p));
+    Ok(p)
+}
+
+/// Extracts the main content of web pages with one model, loaded once.
+///
+/// ``Extractor()`` uses the built-in model; ``Extractor(model="my-model.json")`` a model
+/// file written by ``mainline train``; ``Extractor(threshold=0.5)`` the fixed rule (keep a
+/// line when its text density is above the threshold) and no model. The same object can be
+/// used from several threads at once.
+///
+/// >>> import mainline
+/// >>> ex = mainline.Extractor()
+/// >>> ex.extract("<nav><a href=/>Home</a></nav><p>Some words of text.</p>")
+/// 'Some words of text.'
+#[pyclass(frozen, module = "mainline", name = "Extractor")]
+struct PyExtractor {
+    scorer: Arc<dyn Scorer>,
+    version: Option<String>,
+    describe: String,
+    format: &'static str,
+}
+
+#[pymethods]
+impl PyExtractor {
+    #[new]
+    #[pyo3(signature = (model = None, threshold = None, *, format = "text"))]
+    fn new(model: Option<PathBuf>, threshold: Option<f64>, format: &str) -> PyResult<Self> {
+        let Some(&format) = FORMATS.iter().find(|f| **f == format) else {
+            return Err(PyValueError::new_err(format!(
+                "unknown format {format:?}: this build writes {}",
+                FORMATS.map(|f| format!("{f:?}")).join(", ")
+            )));
+        };
+        match (model, threshold) {
+            (Some(_), Some(_)) => Err(PyValueError::new_err(
+                "give a model or a threshold, not both: the threshold is the fixed density \
+                 rule that replaces a model",
+            )),
+            (None, Some(t)) => {
+                if !t.is_finite() {
+                    return Err(PyValueError::new_err(format!(
+                        "threshold must be a number, e.g. 0.5 (got {t})"
+                    )));
+                }
+                Ok(PyExtractor {
+                    scorer: Arc::new(Threshold(t as f32)),
+                    version: None,
+                    describe: format!("threshold {t}"),
+                    format,
+                })
+            }
+            (Some(path), None) => {
+                let model = Model::load(&path).map_err(|e| py_error(&e, None))?;
+                let version = model_version(&model);
+                let scorer = ModelScorer::new(model).map_err(|e| {
+                    py_error(
+                        &e,
+                        Some(&format!("cannot use the model {}", path.display())),
+                    )
+                })?;
+                Ok(PyExtractor {
+                    describe: scorer.describe(),
+                    scorer: Arc::new(scorer),
+                    version: Some(version),
+                    format,
+                })
+            }
+            (None, None) => {
+                let (scorer, version, describe) = builtin();
+                Ok(PyExtractor {
+                    scorer: Arc::clone(scorer),
+                    version: Some(version.clone()),
+                    describe: describe.clone(),
+                    format,
+                })
+            }
+        }
+    }
+
+    /// The version of the model (16 hex digits of a digest of its weights), or None for
+    /// the fixed threshold.
+    #[getter]
+    fn model_version(&self) -> Option<String> {
+        self.version.clone()
+    }
+
+    /// What decides: the model's recipe, or ``"threshold X"``.
+    #[getter]
+    fn model(&self) -> String {
+        self.describe.clone()
+    }
+
+    /// The output format given to the constructor.
+    #[getter]
+    fn format(&self) -> &'static str {
+        self.format
+    }
+
+    /// The main content of one page: its kept lines joined by ``"\n"``, ``""`` when
+    /// nothing is kept.
+    ///
+    /// ``html`` is ``bytes`` (gzip is recognised by content; the encoding comes from a byte
+    /// order mark, a ``<meta charset>`` or detection, as for the command line) or ``str``
+    /// (taken as decoded). ``url``, when given, names the page in error messages.
+    ///
+    /// Raises ``MainlineError`` for input that is not HTML (an image, a PDF, corrupt gzip
+    /// data).
+    #[pyo3(signature = (html, *, url = None))]
+    fn extract(
+        &self,
+        py: Python<'_>,
+        html: &Bound<'_, PyAny>,
+        url: Option<&str>,
+    ) -> PyResult<String> {
+        let (bytes, decoded) = page_bytes(html)?;
+        let page = Page {
+            bytes: bytes.as_bytes(),
+            decoded,
+        };
+        let scorer = &self.scorer;
+        py.detach(|| text_of(scorer, page))
+            .map_err(|e| py_error(&e, url))
+    }
+
+    /// The main content of one page with what was counted on the way: a ``Document``.
+    #[pyo3(signature = (html, *, url = None))]
+    fn extract_document(
+        &self,
+        py: Python<'_>,
+        html: &Bound<'_, PyAny>,
+        url: Option<&str>,
+    ) -> PyResult<Document> {
+        let (bytes, decoded) = page_bytes(html)?;
+        let page = Page {
+            bytes: bytes.as_bytes(),
+            decoded,
+        };
+        let scorer = &self.scorer;
+        py.detach(|| {
+            guarded(|| {
+                let mut doc = Document {
+                    text: String::new(),
+                    lines: 0,
+                    kept_lines: 0,
+                    text_bytes: 0,
+                    input_bytes: 0,
+                    encoding: String::new(),
+                };
+                let read = run(scorer, page, false, &mut |d| {
+                    doc.lines += 1;
+                    if d.keep {
+                        if !doc.text.is_empty() {
+                            doc.text.push('\n');
+                        }
+                        doc.text.push_str(&d.line.text);
+                        doc.kept_lines += 1;
+                        doc.text_bytes += d.line.text_bytes;
+                    }
+                })?;
+                doc.input_bytes = read.input_bytes;
+                doc.encoding = read.encoding.to_string();
+                Ok(doc)
+            })
+        })
+        .map_err(|e| py_error(&e, url))
+    }
+
+    /// Every line of a page with its score, decision and features: why each line was kept
+    /// or dropped. A list of ``Line``, in document order.
+    #[pyo3(signature = (html, *, url = None))]
+    fn lines(
+        &self,
+        py: Python<'_>,
+        html: &Bound<'_, PyAny>,
+        url: Option<&str>,
+    ) -> PyResult<Vec<Line>> {
+        let (bytes, decoded) = page_bytes(html)?;
+        let page = Page {
+            bytes: bytes.as_bytes(),
+            decoded,
+        };
+        let scorer = &self.scorer;
+        let decisions = py
+            .detach(|| {
+                guarded(|| {
+                    let mut all = Vec::new();
+                    run(scorer, page, true, &mut |d| all.push(d))?;
+                    Ok(all)
+                })
+            })
+            .map_err(|e| py_error(&e, url))?;
+        let names = features::names();
+        decisions
+            .into_iter()
+            .map(|d| {
+                let feats = PyDict::new(py);
+                for (name, value) in names.iter().zip(d.features.iter().flatten()) {
+                    feats.set_item(name, *value)?;
+                }
+                let line = d.line;
+                Ok(Line {
+                    index: line.index,
+                    density: line.density(),
+                    block: line.block.name(),
+                    text: line.text,
+                    keep: d.keep,
+                    score: d.score,
+                    html_bytes: line.html_bytes,
+                    text_bytes: line.text_bytes,
+                    link_bytes: line.link_bytes,
+                    heading: line.heading,
+                    depth: line.depth,
+                    ancestors: line.ancestors.iter().map(|a| a.to_string()).collect(),
+                    features: feats.unbind(),
+                })
+            })
+            .collect()
+    }
+
+    /// The main content of many pages, in their order, extracted in parallel with the GIL
+    /// released.
+    ///
+    /// ``pages`` is an iterable of ``str`` or ``bytes``; ``threads`` is how many threads
+    /// work on them (default: one per core). With ``errors="raise"`` (the default) the
+    /// first page that cannot be read raises ``MainlineError`` naming its index; with
+    /// ``errors="ignore"`` such a page gives ``""``.
+    #[pyo3(signature = (pages, threads = None, *, errors = "raise"))]
+    fn extract_many(
+        &self,
+        py: Python<'_>,
+        pages: &Bound<'_, PyAny>,
+        threads: Option<usize>,
+        errors: &str,
+    ) -> PyResult<Py<PyList>> {
+        let raise = match errors {
+            "raise" => true,
+            "ignore" => false,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "errors must be \"raise\" or \"ignore\" (got {other:?})"
+                )));
+            }
+        };
+        if threads == Some(0) {
+            return Err(PyValueError::new_err("threads must be at least 1"));
+        }
+        let mut held = Vec::new();
+        for (i, obj) in pages.try_iter()?.enumerate() {
+            let obj = obj?;
+            let page = page_bytes(&obj)
+                .map_err(|e| PyTypeError::new_err(format!("page {i}: {}", e.value(py))))?;
+            held.push(page);
+        }
+        let list: Vec<Page<'_>> = held
+            .iter()
+            .map(|(b, decoded)| Page {
+                bytes: b.as_bytes(),
+                decoded: *decoded,
+            })
+            .collect();
+        let scorer = &self.scorer;
+        let one = |page: &Page<'_>| text_of(scorer, *page);
+        let pool = match threads {
+            Some(1) => None,
+            Some(n) => Some(pool(n)?),
+            None => None,
+        };
+        let results: Vec<mainline::Result<String>> = py.detach(|| match (threads, pool) {
+            (Some(1), _) => list.iter().map(one).collect(),
+            (_, Some(pool)) => pool.install(|| list.par_iter().map(one).collect()),
+            (_, None) => list.par_iter().map(one).collect(),
+        });
+        let mut out = Vec::with_capacity(results.len());
+        for (i, r) in results.into_iter().enumerate() {
+            match r {
+                Ok(text) => out.push(text),
+                Err(e) if raise => return Err(py_error(&e, Some(&format!("page {i}")))),
+                Err(_) => out.push(String::new()),
+            }
+        }
+        Ok(PyList::new(py, out)?.unbind())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Extractor(model={:?}, format={:?})",
+            self.describe, self.format
+        )
+    }
+}
+
+/// A page's main content and what was counted while reading it.
+#[pyclass(frozen, module = "mainline", get_all)]
+struct Document {
+    /// The kept lines joined by ``"\n"`` (``""`` when nothing is kept).
+    text: String,
+    /// Lines of the page.
+    lines: u64,
+    /// Lines kept.
+    kept_lines: u64,
+    /// UTF-8 bytes of the kept lines' text.
+    text_bytes: u64,
+    /// Bytes of HTML read (after gzip decompression; for UTF-16 pages, of their UTF-8
+    /// transcoding).
+    input_bytes: u64,
+    /// The encoding the page was decoded with (``"UTF-8"`` for a ``str``).
+    encoding: String,
+}
+
+#[pymethods]
+impl Document {
+    fn __repr__(&self) -> String {
+        format!(
+            "Document(lines={}, kept_lines={}, text_bytes={}, input_bytes={}, encoding={:?})",
+            self.lines, self.kept_lines, self.text_bytes, self.input_bytes, self.encoding
+        )
+    }
+}
+
+/// One line of a page and what was decided about it (the fields of ``mainline filter
+/// --format jsonl``).
+#[pyclass(frozen, module = "mainline", get_all)]
+struct Line {
+    /// Position of the line in the page, from 0.
+    index: u64,
+    /// The text, whitespace collapsed.
+    text: String,
+    /// The decision: whether the line is main content.
+    keep: bool,
+    /// The model's score (the second stage's for a two-stage model; the density for the
+    /// fixed threshold).
+    score: f32,
+    /// Input bytes from the end of the previous line to the end of this one.
+    html_bytes: u64,
+    /// UTF-8 bytes of the text.
+    text_bytes: u64,
+    /// Bytes of the text inside links.
+    link_bytes: u64,
+    /// text_bytes / html_bytes, capped at 1.
+    density: f64,
+    /// The nearest line-breaking element (``"p"``, ``"li"``, ``"td"``, …).
+    block: &'static str,
+    /// Heading level 1–6, or 0.
+    heading: u8,
+    /// Open elements around the text.
+    depth: u32,
+    /// ``tag.class#id`` of the nearest ancestors with a class or id, nearest first.
+    ancestors: Vec<String>,
+    /// Every feature the model reads, by name.
+    features: Py<PyDict>,
+}
+
+#[pymethods]
+impl Line {
+    fn __repr__(&self) -> String {
+        let mut text: String = self.text.chars().take(40).collect();
+        if text.len() < self.text.len() {
+            text.push('…');
+        }
+        format!(
+            "Line(index={}, keep={}, score={:.4}, text={text:?})",
+            self.index,
+            if self.keep { "True" } else { "False" },
+            self.score
+        )
+    }
+}
+
+/// The compiled core of `mainline`.
+#[pymodule]
+fn _mainline(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("MODEL_VERSION", builtin().1.as_str())?;
+    m.add("FEATURE_NAMES", features::names().to_vec())?;
+    m.add("MainlineError", m.py().get_type::<MainlineError>())?;
+    m.add_class::<PyExtractor>()?;
+    m.add_class::<Document>()?;
+    m.add_class::<Line>()?;
+    Ok(())
+}
