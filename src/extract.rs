@@ -407,6 +407,17 @@ impl Extractor {
         self
     }
 
+    /// Decodes the document with `encoding`, a charset given from outside it (such as an
+    /// HTTP header's), unless it starts with a byte order mark; see
+    /// [`Splitter::with_transport_encoding`]. Call before the first [`Extractor::write`].
+    pub fn with_transport_encoding(
+        mut self,
+        encoding: Option<&'static encoding_rs::Encoding>,
+    ) -> Self {
+        self.splitter = std::mem::take(&mut self.splitter).with_transport_encoding(encoding);
+        self
+    }
+
     /// Feeds the next piece of the document.
     ///
     /// # Errors

@@ -35,6 +35,9 @@ pub const DETECT_BYTES: usize = 64 * 1024;
 pub enum EncodingSource {
     /// A byte order mark at the start of the input.
     Bom,
+    /// A charset given with the document from outside it, such as the `charset` of an HTTP
+    /// `Content-Type` header ([`sniff_with_transport`]).
+    Transport,
     /// A `<meta charset>` or `<meta http-equiv="content-type">` declaration.
     Meta,
     /// No declaration: the bytes were valid UTF-8, or `chardetng` guessed.
@@ -95,6 +98,32 @@ pub fn sniff(head: &[u8], complete: bool) -> Sniffed {
     Sniffed {
         encoding: detector.guess(None, true),
         source: EncodingSource::Detected,
+    }
+}
+
+/// Chooses the encoding of a document that came with a charset from outside it (the
+/// `charset` of an HTTP `Content-Type` header, as in a WARC response): a byte order mark
+/// still wins, then `transport`, then what [`sniff`] finds. This is the HTML standard's
+/// order, in which the transport layer's charset comes before a `<meta>` declaration.
+///
+/// ```
+/// use mainline::input::{sniff_with_transport, EncodingSource};
+/// let page = b"<meta charset=utf-8><p>caf\xe9</p>";
+/// let s = sniff_with_transport(page, true, Some(encoding_rs::WINDOWS_1252));
+/// assert_eq!((s.encoding, s.source), (encoding_rs::WINDOWS_1252, EncodingSource::Transport));
+/// assert_eq!(sniff_with_transport(page, true, None).source, EncodingSource::Meta);
+/// ```
+pub fn sniff_with_transport(
+    head: &[u8],
+    complete: bool,
+    transport: Option<&'static Encoding>,
+) -> Sniffed {
+    match transport {
+        Some(encoding) if Encoding::for_bom(head).is_none() => Sniffed {
+            encoding,
+            source: EncodingSource::Transport,
+        },
+        _ => sniff(head, complete),
     }
 }
 

@@ -1264,6 +1264,8 @@ pub struct Splitter {
     /// Bytes given to [`Splitter::write`].
     written: u64,
     sniffed: Option<Sniffed>,
+    /// A charset given from outside the document (an HTTP header's).
+    transport: Option<&'static encoding_rs::Encoding>,
     trailing: u64,
     limits: Limits,
     /// The guard's output from offset `out_start` on: what later events may still refer to
@@ -1298,12 +1300,36 @@ impl Splitter {
             fed: 0,
             written: 0,
             sniffed: None,
+            transport: None,
             trailing: 0,
             limits: Limits::default(),
             out: Vec::new(),
             out_start: 0,
             given: None,
         }
+    }
+
+    /// Decodes the document with `encoding` (a charset given from outside it, such as an
+    /// HTTP header's) unless it starts with a byte order mark; `None` leaves the choice to
+    /// the document ([`input::sniff`]). See [`input::sniff_with_transport`]; unlike
+    /// [`Splitter::with_encoding`], a byte order mark still wins. Set it before the first
+    /// [`Splitter::write`].
+    ///
+    /// ```
+    /// use mainline::lines::Splitter;
+    /// let mut s = Splitter::new().with_transport_encoding(Some(encoding_rs::WINDOWS_1252));
+    /// s.write(b"<meta charset=utf-8><p>caf")?;
+    /// s.write(b"\xe9</p>")?;
+    /// s.end()?;
+    /// assert_eq!(s.next_line().unwrap().text, "caf\u{e9}");
+    /// # Ok::<(), mainline::Error>(())
+    /// ```
+    pub fn with_transport_encoding(
+        mut self,
+        encoding: Option<&'static encoding_rs::Encoding>,
+    ) -> Self {
+        self.transport = encoding;
+        self
     }
 
     /// A splitter with other limits than [`MAX_TAG_BYTES`], [`MAX_ATTRIBUTES`] and
@@ -1329,7 +1355,8 @@ impl Splitter {
         self.written += bytes.len() as u64;
         match &mut self.stage {
             Stage::Sniffing(head)
-                if head.is_empty() && (self.given.is_some() || sniffing_done(bytes, 0)) =>
+                if head.is_empty()
+                    && (self.given.is_some() || sniffing_done(bytes, 0, self.transport)) =>
             {
                 // NOTE: a first write that settles the encoding by itself goes to the
                 // tokenizer without being copied (a whole page is often written at once).
@@ -1339,7 +1366,7 @@ impl Splitter {
             Stage::Sniffing(head) => {
                 let before = head.len();
                 head.extend_from_slice(bytes);
-                if sniffing_done(head, before) {
+                if sniffing_done(head, before, self.transport) {
                     self.start(false)?;
                 }
                 Ok(())
@@ -1502,7 +1529,7 @@ impl Splitter {
                 encoding,
                 source: EncodingSource::Given,
             },
-            None => input::sniff(head, complete),
+            None => input::sniff_with_transport(head, complete, self.transport),
         };
         self.sniffed = Some(sniffed);
         let (encoding, transcoder) = if sniffed.encoding.is_ascii_compatible() {
@@ -1599,10 +1626,16 @@ impl Splitter {
 
 /// Whether the first bytes of a document, `head`, of which the first `before` were already
 /// looked at, are enough to choose the encoding.
-fn sniffing_done(head: &[u8], before: usize) -> bool {
+fn sniffing_done(
+    head: &[u8],
+    before: usize,
+    transport: Option<&'static encoding_rs::Encoding>,
+) -> bool {
     // NOTE: the declaration prescan looks at the first PRESCAN_BYTES only, so it runs
-    // once, when they are complete (not again for every small write).
-    head.len() >= DETECT_BYTES
+    // once, when they are complete (not again for every small write). With a charset from
+    // outside, only a byte order mark (at most 3 bytes) can overrule it.
+    (transport.is_some() && head.len() >= 3)
+        || head.len() >= DETECT_BYTES
         || (before < PRESCAN_BYTES
             && head.len() >= PRESCAN_BYTES
             && input::sniff(&head[..PRESCAN_BYTES], false).source != EncodingSource::Detected)
