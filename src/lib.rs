@@ -47,6 +47,7 @@ pub mod methods;
 pub mod model;
 pub mod stack;
 pub mod train;
+pub mod warc;
 
 pub use document::{Builder, Document, Format, Options, extract, extract_str};
 pub use error::{Error, Result};

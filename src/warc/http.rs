@@ -1,0 +1,362 @@
+//! The HTTP response in a WARC `response` record: status, media type, charset, and the
+//! payload with its transfer and content encodings undone.
+
+use std::io::Read;
+
+use encoding_rs::Encoding;
+
+use super::{DEFAULT_MAX_PAYLOAD, Record};
+
+/// What [`Record::html`] accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HtmlOptions {
+    /// Also read responses whose HTTP status is not 2xx (default: skip them).
+    pub any_status: bool,
+    /// Most bytes of a decoded payload kept (default [`DEFAULT_MAX_PAYLOAD`]); a longer
+    /// one is cut and [`Html::cut`] set.
+    pub max_payload: usize,
+}
+
+impl Default for HtmlOptions {
+    fn default() -> Self {
+        HtmlOptions {
+            any_status: false,
+            max_payload: DEFAULT_MAX_PAYLOAD,
+        }
+    }
+}
+
+/// What a record holds, as far as HTML goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Content {
+    /// An HTML page.
+    Html(Html),
+    /// No HTML page, and why.
+    Skip(Skip),
+}
+
+/// Why a record holds no HTML page to read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Skip {
+    /// The record is not a `response` (its `WARC-Type`: `request`, `metadata`, `revisit`,
+    /// `warcinfo`, …).
+    Record(String),
+    /// The HTTP status is not 2xx (see [`HtmlOptions::any_status`]).
+    Status(u16),
+    /// The payload is not HTML: its media type (`image/png`, `application/pdf`, …), or
+    /// `unknown` when there was none and the payload does not look like HTML.
+    NotHtml(String),
+}
+
+impl Skip {
+    /// A short name for counting skipped records: the record type, `status`, or
+    /// `not HTML`.
+    pub fn category(&self) -> &str {
+        match self {
+            Skip::Record(kind) if kind.is_empty() => "untyped",
+            Skip::Record(kind) => kind,
+            Skip::Status(_) => "non-2xx status",
+            Skip::NotHtml(_) => "not HTML",
+        }
+    }
+}
+
+/// An HTML page taken out of a `response` record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Html {
+    /// The HTTP status code.
+    pub status: u16,
+    /// The encoding named by the `charset` of the HTTP `Content-Type`, if it names one
+    /// that exists.
+    pub charset: Option<&'static Encoding>,
+    /// The payload: chunked transfer encoding and content encodings undone.
+    pub body: Vec<u8>,
+    /// Whether the payload is only the beginning of the page: the record's block was
+    /// longer than the reader's cap, or the decoded payload longer than
+    /// [`HtmlOptions::max_payload`].
+    pub cut: bool,
+}
+
+/// The HTML page in `record`, or why there is none.
+pub fn html(record: &Record, options: &HtmlOptions) -> Result<Content, String> {
+    if !record.kind().eq_ignore_ascii_case("response") {
+        return Ok(Content::Skip(Skip::Record(
+            record.kind().to_ascii_lowercase(),
+        )));
+    }
+    let block = record.block();
+    let mut cut = record.is_cut();
+    if !block.starts_with(b"HTTP/") {
+        return Err("the response record does not hold an HTTP response".into());
+    }
+    let Some(end) = header_end(block) else {
+        return Err(if cut {
+            "the HTTP header is longer than the record cap".into()
+        } else {
+            "the HTTP header has no end".into()
+        });
+    };
+    let head = String::from_utf8_lossy(&block[..end]);
+    let mut lines = head.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+    let status_line = lines.next().unwrap_or("");
+    let status = status_line
+        .split_ascii_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse::<u16>().ok())
+        .filter(|s| (100..1000).contains(s))
+        .ok_or_else(|| format!("no HTTP status in {status_line:?}"))?;
+    if !(200..300).contains(&status) && !options.any_status {
+        return Ok(Content::Skip(Skip::Status(status)));
+    }
+    let mut content_type = None;
+    let mut transfer = String::new();
+    let mut coding = String::new();
+    for line in lines {
+        let Some((k, v)) = line.split_once(':') else {
+            continue;
+        };
+        let (k, v) = (k.trim(), v.trim());
+        if k.eq_ignore_ascii_case("content-type") {
+            // NOTE: the last one wins, as in browsers.
+            content_type = Some(v.to_string());
+        } else if k.eq_ignore_ascii_case("transfer-encoding") {
+            push_list(&mut transfer, v);
+        } else if k.eq_ignore_ascii_case("content-encoding") {
+            push_list(&mut coding, v);
+        }
+    }
+    let (media, charset) = match &content_type {
+        Some(ct) => parse_content_type(ct),
+        None => (String::new(), None),
+    };
+    // Without a Content-Type, Common Crawl's identified type, else the payload decides.
+    let media = if media.is_empty() {
+        record
+            .header("WARC-Identified-Payload-Type")
+            .map(|t| parse_content_type(t).0)
+            .unwrap_or_default()
+    } else {
+        media
+    };
+    if !media.is_empty() && !is_html_type(&media) {
+        return Ok(Content::Skip(Skip::NotHtml(media)));
+    }
+    let mut body = block[end..].to_vec();
+    if transfer
+        .split(',')
+        .any(|t| t.trim().eq_ignore_ascii_case("chunked"))
+    {
+        body = dechunk(&body);
+    }
+    for c in coding.rsplit(',') {
+        let c = c.trim().to_ascii_lowercase();
+        let decoded = match c.as_str() {
+            "" | "identity" | "none" => continue,
+            "gzip" | "x-gzip" => {
+                if !body.starts_with(&[0x1f, 0x8b]) {
+                    // Stored already decoded (some crawlers keep the header).
+                    continue;
+                }
+                decode(flate2::read::MultiGzDecoder::new(&body[..]), options, cut)
+            }
+            "deflate" => decode(flate2::read::ZlibDecoder::new(&body[..]), options, cut)
+                .or_else(|_| decode(flate2::read::DeflateDecoder::new(&body[..]), options, cut)),
+            "br" => decode(
+                brotli_decompressor::Decompressor::new(&body[..], 64 * 1024),
+                options,
+                cut,
+            ),
+            other => return Err(format!("unsupported Content-Encoding {other:?}")),
+        };
+        let (decoded, over) =
+            decoded.map_err(|e| format!("the {c} content encoding is damaged: {e}"))?;
+        body = decoded;
+        cut |= over;
+    }
+    if body.len() > options.max_payload {
+        body.truncate(options.max_payload);
+        cut = true;
+    }
+    if media.is_empty() && !looks_like_html(&body) {
+        return Ok(Content::Skip(Skip::NotHtml("unknown".into())));
+    }
+    Ok(Content::Html(Html {
+        status,
+        charset,
+        body,
+        cut,
+    }))
+}
+
+fn push_list(list: &mut String, v: &str) {
+    if !list.is_empty() {
+        list.push(',');
+    }
+    list.push_str(v);
+}
+
+/// Where the HTTP header ends (after its empty line).
+fn header_end(block: &[u8]) -> Option<usize> {
+    let crlf = memchr::memmem::find(block, b"\r\n\r\n").map(|i| i + 4);
+    let lf = memchr::memmem::find(block, b"\n\n").map(|i| i + 2);
+    match (crlf, lf) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The media type (lower case, no parameters) and the encoding its `charset` names.
+fn parse_content_type(ct: &str) -> (String, Option<&'static Encoding>) {
+    let mut parts = ct.split(';');
+    let media = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+    let charset = parts
+        .filter_map(|p| p.split_once('='))
+        .find(|(k, _)| k.trim().eq_ignore_ascii_case("charset"))
+        .and_then(|(_, v)| super::charset(v));
+    (media, charset)
+}
+
+fn is_html_type(media: &str) -> bool {
+    media == "text/html" || media == "application/xhtml+xml"
+}
+
+/// Undoes chunked transfer encoding. Lenient: a payload whose first chunk size is not a
+/// hexadecimal number was stored already decoded and is returned as it is; one that ends
+/// early (a cut record, a broken connection) gives what it has.
+fn dechunk(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len());
+    let mut rest = data;
+    let mut first = true;
+    loop {
+        let Some(nl) = memchr::memchr(b'\n', rest) else {
+            if first {
+                return data.to_vec();
+            }
+            break;
+        };
+        let line = std::str::from_utf8(&rest[..nl]).unwrap_or("");
+        let size = line.split(';').next().unwrap_or("").trim();
+        let Ok(size) = usize::from_str_radix(size, 16) else {
+            if first {
+                return data.to_vec();
+            }
+            break;
+        };
+        first = false;
+        rest = &rest[nl + 1..];
+        if size == 0 {
+            break;
+        }
+        let n = size.min(rest.len());
+        out.extend_from_slice(&rest[..n]);
+        rest = &rest[n..];
+        if n < size {
+            break;
+        }
+        // The CRLF after the chunk.
+        let skip = rest
+            .iter()
+            .take(2)
+            .take_while(|b| matches!(b, b'\r' | b'\n'))
+            .count();
+        rest = &rest[skip..];
+    }
+    out
+}
+
+/// Reads a decoder to its end, up to `max_payload` bytes; also says whether there was
+/// more. A payload cut short (`cut`) may end inside the compressed data: what was decoded
+/// is kept.
+fn decode(
+    reader: impl Read,
+    options: &HtmlOptions,
+    cut: bool,
+) -> Result<(Vec<u8>, bool), std::io::Error> {
+    let mut out = Vec::new();
+    let limit = options.max_payload as u64 + 1;
+    match reader.take(limit).read_to_end(&mut out) {
+        Ok(_) => {}
+        Err(e) if cut || (e.kind() == std::io::ErrorKind::UnexpectedEof && !out.is_empty()) => {
+            // NOTE: a truncated compressed payload is common in crawls; keep its text.
+            let _ = e;
+        }
+        Err(e) => return Err(e),
+    }
+    let over = out.len() > options.max_payload;
+    if over {
+        out.truncate(options.max_payload);
+    }
+    Ok((out, over))
+}
+
+/// Whether a payload without a media type looks like HTML (the WHATWG MIME sniffing
+/// patterns for HTML: a tag such as `<html`, `<!doctype html`, `<p` or a comment at the
+/// start, after white space).
+pub fn looks_like_html(body: &[u8]) -> bool {
+    const TAGS: &[&[u8]] = &[
+        b"<!doctype html",
+        b"<html",
+        b"<head",
+        b"<script",
+        b"<iframe",
+        b"<h1",
+        b"<div",
+        b"<font",
+        b"<table",
+        b"<a",
+        b"<style",
+        b"<title",
+        b"<b",
+        b"<body",
+        b"<br",
+        b"<p",
+        b"<!--",
+    ];
+    let body = body.strip_prefix(b"\xef\xbb\xbf").unwrap_or(body);
+    let start = body
+        .iter()
+        .position(|b| !matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' '))
+        .unwrap_or(body.len());
+    let body = &body[start..];
+    TAGS.iter().any(|tag| {
+        body.len() > tag.len()
+            && body[..tag.len()].eq_ignore_ascii_case(tag)
+            && (tag == b"<!--"
+                || matches!(
+                    body[tag.len()],
+                    b' ' | b'>' | b'\t' | b'\n' | b'\r' | b'\x0c'
+                ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunked_payloads_are_joined() {
+        assert_eq!(
+            dechunk(b"5\r\nHello\r\n7;x=y\r\n, world\r\n0\r\n\r\n"),
+            b"Hello, world"
+        );
+        assert_eq!(dechunk(b"<html>not chunked"), b"<html>not chunked");
+        assert_eq!(dechunk(b"5\r\nHel"), b"Hel");
+    }
+
+    #[test]
+    fn html_is_sniffed_by_its_first_tag() {
+        assert!(looks_like_html(b"\n  <!DOCTYPE html><html>"));
+        assert!(looks_like_html(b"<p>text"));
+        assert!(!looks_like_html(b"<pre>text"));
+        assert!(!looks_like_html(b"%PDF-1.4"));
+        assert!(!looks_like_html(b"{\"json\": 1}"));
+    }
+
+    #[test]
+    fn content_types_give_media_and_charset() {
+        let (m, c) = parse_content_type("Text/HTML; Charset=\"ISO-8859-1\"");
+        assert_eq!(m, "text/html");
+        assert_eq!(c, Some(encoding_rs::WINDOWS_1252));
+        assert_eq!(parse_content_type("text/html; charset=nonsense").1, None);
+    }
+}
