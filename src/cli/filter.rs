@@ -8,6 +8,7 @@
 mod jsonl;
 mod ordered;
 mod walk;
+mod warc;
 
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -70,13 +71,31 @@ use walk::Found;
 /// filter rejects) gets "text": null and "error": why; it never stops the stream and does
 /// not change the exit code. The html string is taken as decoded text: a <meta> charset in
 /// it is ignored.
+///
+/// WARC files (--input-format warc, chosen by itself for inputs that start with "WARC/1."
+/// after gzip; Common Crawl's .warc.gz files): every response record whose HTTP payload is
+/// HTML (Content-Type text/html or application/xhtml+xml, or no type and a payload that
+/// starts like HTML) gives one JSON line, in file order: "warc_record_id", "url" (the
+/// WARC-Target-URI, also the URL links are resolved against), "warc_date", "text", and
+/// with --format json the page's metadata, with --format markdown its "markdown". Requests, metadata, revisits, other media
+/// types and responses with a status other than 2xx (unless --any-status) are skipped and
+/// counted in the summary. The payload's chunked transfer encoding and gzip, deflate or br
+/// content encoding are undone; its encoding is taken from a byte order mark, then the HTTP
+/// header's charset, then a <meta> charset, then detection. A record that cannot be read
+/// gives a line with "text": null, "error" and "warc_offset" (where it starts in the file),
+/// and reading goes on at the next gzip member or WARC header; a payload over
+/// --max-payload is cut, and its line has the text of the beginning and an "error". Either
+/// makes the exit code 1. One thread reads and decompresses, --jobs threads extract.
+/// --out-dir writes DIR/<stem>.jsonl.gz per WARC file (whole or not at all).
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
     mainline filter page.html\n  \
     mainline filter --out-dir texts/ pages/*.html.gz\n  \
     mainline filter --recursive --out-dir texts/ crawl/\n  \
     curl -s https://example.org | mainline filter --format jsonl | jq 'select(.keep|not).text'\n  \
-    zcat pages.jsonl.gz | mainline filter --input-format jsonl --jobs 8 > texts.jsonl")]
+    zcat pages.jsonl.gz | mainline filter --input-format jsonl --jobs 8 > texts.jsonl\n  \
+    mainline filter CC-MAIN-20250101-00000.warc.gz > texts.jsonl\n  \
+    mainline filter --input-format warc --jobs 8 --out-dir texts/ crawl/*.warc.gz")]
 pub struct Args {
     /// HTML files (plain or gzip), or directories with --recursive. `-` or no file reads
     /// standard input.
@@ -118,8 +137,9 @@ pub struct Args {
     #[arg(long)]
     with_markdown: bool,
 
-    /// What the inputs hold: `html` (one page per input) or `jsonl` (one JSON object per
-    /// line, each with the page in its "html" field; see above).
+    /// What the inputs hold: `html` (one page per input; inputs that start with "WARC/1."
+    /// are read as WARC files), `jsonl` (one JSON object per line, each with the page in its
+    /// "html" field) or `warc` (WARC files, plain or gzip; see above).
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = InputFormat::Html)]
     input_format: InputFormat,
 
@@ -132,6 +152,17 @@ pub struct Args {
     /// without being kept, and gets an "error" line; the stream goes on.
     #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = parse_size)]
     max_record_bytes: usize,
+
+    /// With WARC input: the most bytes of a record kept, and of its payload once decoded,
+    /// with an optional K, M or G suffix (powers of 1024). Beyond it the record is cut: its
+    /// line has the text of the beginning and an "error".
+    #[arg(long, value_name = "BYTES", default_value = "16M", value_parser = parse_size)]
+    max_payload: usize,
+
+    /// With WARC input: also read responses whose HTTP status is not 2xx (error pages,
+    /// redirects with a body).
+    #[arg(long)]
+    any_status: bool,
 
     /// Walk directories given as inputs, and their subdirectories, for pages: files named
     /// *.html, *.htm, *.html.gz or *.htm.gz (in any case), in name order; with
@@ -194,6 +225,8 @@ enum InputFormat {
     Html,
     /// One JSON object per line, with the page in its "html" field.
     Jsonl,
+    /// WARC files: one JSON line per HTML response record.
+    Warc,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -253,7 +286,32 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         walk::is_page
     };
+    let warc_in = args.input_format == InputFormat::Warc;
+    let wanted = if warc_in { warc::is_warc } else { wanted };
     let found = walk::expand(inputs_or_stdin(args.files), args.recursive, wanted);
+    if warc_in || (args.input_format == InputFormat::Html && warc::detect(&found)?) {
+        anyhow::ensure!(
+            args.format != Format::Jsonl,
+            "--format jsonl describes every line of a page; WARC input gives one JSON line per \
+             record (with --format json or markdown, their fields are added to it)"
+        );
+        anyhow::ensure!(
+            args.dot.is_none(),
+            "--dot draws the tree of one page; it does not apply to WARC input"
+        );
+        let threads = args
+            .jobs
+            .or_else(|| std::thread::available_parallelism().ok())
+            .map_or(1, NonZeroUsize::get);
+        let settings = warc::Settings {
+            out_dir: args.out_dir,
+            max_payload: args.max_payload,
+            any_status: args.any_status,
+            threads,
+            quiet: args.quiet,
+        };
+        return warc::run(found, engine, settings);
+    }
     anyhow::ensure!(
         args.dot.is_none() || found.len() == 1,
         "--dot writes one graph: give one input"
@@ -565,6 +623,50 @@ impl Engine {
                 out.write_all(text.as_bytes()).map_err(Failure::Output)?;
                 Ok(bytes)
             }
+        }
+    }
+
+    /// The text of an HTML page from a WARC file (the kept lines joined by `\n`), and for
+    /// --format json or markdown the other fields of its record. The page's URL is `uri`
+    /// unless --url gives one.
+    fn warc_text(
+        &self,
+        html: &mainline::warc::Html,
+        uri: Option<&str>,
+    ) -> Result<(String, jsonl::Extra), String> {
+        let encoding =
+            || mainline::input::sniff_with_transport(&html.body, true, html.charset).encoding;
+        let decoded = || encoding().decode(&html.body).0;
+        match self {
+            Engine::Lines {
+                scorer,
+                format: format @ (Format::Json | Format::Markdown),
+                render,
+            } => {
+                let mut options = render.options(scorer, *format);
+                if let (None, Some(uri)) = (&render.url, uri) {
+                    options = options.url(uri);
+                }
+                let doc = options.extract_str(&decoded()).map_err(|e| e.to_string())?;
+                let mut fields = match doc.to_json() {
+                    serde_json::Value::Object(o) => o,
+                    _ => unreachable!("a document is a JSON object"),
+                };
+                if *format == Format::Markdown {
+                    fields.retain(|k, _| k == "markdown");
+                }
+                fields.remove("text");
+                fields.remove("url");
+                if let Some(e) = fields.get_mut("encoding") {
+                    // The page was decoded here, before extract_str saw it.
+                    *e = serde_json::Value::from(encoding().name());
+                }
+                Ok((doc.text().to_string(), fields))
+            }
+            Engine::Lines { scorer, .. } => mainline::warc::extract_text(html, Arc::clone(scorer))
+                .map(|text| (text, jsonl::Extra::new()))
+                .map_err(|e| e.to_string()),
+            Engine::Dom { .. } => self.text(&decoded()),
         }
     }
 

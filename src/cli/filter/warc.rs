@@ -1,0 +1,693 @@
+//! `--input-format warc`: WARC files in, one JSON line per HTML record out.
+//!
+//! The contract (also in `mainline filter --help`):
+//!
+//! - the `response` records whose HTTP payload is HTML give one output line each, in file
+//!   order: `warc_record_id`, `url` (the `WARC-Target-URI`), `warc_date`, then `text`, the
+//!   kept lines joined by `\n`;
+//! - other records (requests, metadata, revisits, other media types, non-2xx responses)
+//!   give no line and are counted in the summary;
+//! - a record that cannot be read or decoded gives a line with what is known of it,
+//!   `warc_offset`, `"text": null` and `"error"`; a payload over `--max-payload` gives the
+//!   text of its beginning and an `"error"` saying it was cut. Either makes the exit code
+//!   1, and the file is read on from the next record.
+//!
+//! One thread reads and decompresses the WARC files (the producer of [`ordered::run`]),
+//! `--jobs` threads extract batches of records, and the output keeps the file order.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use flate2::write::GzEncoder;
+
+use mainline::warc::{Content, HtmlOptions, Reader, Record, RecordError};
+
+use super::jsonl::Extra;
+use super::walk::Found;
+use super::{Engine, display_name, ordered, progress_bar};
+use crate::cli::is_broken_pipe;
+
+/// Records in one job at most.
+const BATCH_RECORDS: usize = 64;
+
+/// Block bytes in one job (a job ends after the record that reaches it).
+const BATCH_BYTES: usize = 512 * 1024;
+
+/// Whether a file name is that of a WARC file: `.warc` or `.warc.gz`, in any case.
+pub fn is_warc(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let lower = lower.strip_suffix(".gz").unwrap_or(&lower);
+    lower.len() > ".warc".len() && lower.ends_with(".warc")
+}
+
+/// Whether the inputs are WARC files, judged by their first bytes (after gzip): `Ok(true)`
+/// when every input that can be read starts with `WARC/1.`, `Ok(false)` when none does.
+/// Standard input is not looked at (it would be consumed), nor are files named like pages
+/// (`.html`, `.htm`, gzipped or not): they count as HTML.
+///
+/// # Errors
+/// When some inputs are WARC files and others are not.
+pub fn detect(found: &[Found]) -> Result<bool> {
+    let mut warc: Option<&Path> = None;
+    let mut html: Option<&Path> = None;
+    for f in found {
+        let Found::Page { path, .. } = f else {
+            continue;
+        };
+        let page_name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(super::walk::is_page);
+        let is = path.as_os_str() != "-"
+            && !page_name
+            && mainline::input::open(path).is_ok_and(|mut input| {
+                let mut head = [0u8; 7];
+                let mut n = 0;
+                while n < head.len() {
+                    match input.read(&mut head[n..]) {
+                        Ok(0) | Err(_) => break,
+                        Ok(k) => n += k,
+                    }
+                }
+                mainline::warc::looks_like_warc(&head[..n])
+            });
+        if is {
+            warc.get_or_insert(path);
+        } else {
+            html.get_or_insert(path);
+        }
+        if let (Some(w), Some(h)) = (warc, html) {
+            anyhow::bail!(
+                "{} is a WARC file and {} is not; filter them separately (WARC files give JSON lines)",
+                display_name(w),
+                display_name(h)
+            );
+        }
+    }
+    Ok(warc.is_some())
+}
+
+/// What the WARC run needs from the command line.
+pub struct Settings {
+    /// Write one `<stem>.jsonl.gz` per WARC file here instead of standard output.
+    pub out_dir: Option<PathBuf>,
+    /// The cap on a record's block and on a decoded payload.
+    pub max_payload: usize,
+    /// Also read responses whose status is not 2xx.
+    pub any_status: bool,
+    /// Threads that extract.
+    pub threads: usize,
+    /// No progress bar and no summary.
+    pub quiet: bool,
+}
+
+/// One unit of work: records of one file, or the end of a file.
+enum Job {
+    Records {
+        file: usize,
+        records: Vec<Result<Record, RecordError>>,
+    },
+    /// The end of a file: how many bytes were read from it, or why it could not be read.
+    End {
+        file: usize,
+        read: u64,
+        failure: Option<anyhow::Error>,
+    },
+}
+
+/// What a job came to.
+#[derive(Default)]
+struct Outcome {
+    /// The file the job belongs to, and whether it ended.
+    file: usize,
+    ended: bool,
+    pages: u64,
+    html_bytes: u64,
+    compressed: u64,
+    skipped: BTreeMap<String, u64>,
+    /// Records with an error, and the messages for standard error.
+    errors: Vec<String>,
+    failure: Option<anyhow::Error>,
+}
+
+/// The jobs of all inputs, read one after the other on the calling thread.
+struct Jobs {
+    inputs: Vec<PathBuf>,
+    next: usize,
+    current: Option<(usize, Reader<mainline::input::Input>)>,
+    max_payload: usize,
+}
+
+impl Iterator for Jobs {
+    type Item = Job;
+
+    fn next(&mut self) -> Option<Job> {
+        loop {
+            if let Some((file, reader)) = &mut self.current {
+                let file = *file;
+                let mut records = Vec::new();
+                let mut bytes = 0;
+                for r in reader.by_ref() {
+                    bytes += r.as_ref().map_or(0, |r| r.block().len());
+                    records.push(r);
+                    if records.len() >= BATCH_RECORDS || bytes >= BATCH_BYTES {
+                        break;
+                    }
+                }
+                if !records.is_empty() {
+                    return Some(Job::Records { file, records });
+                }
+                let read = reader.bytes_read();
+                self.current = None;
+                return Some(Job::End {
+                    file,
+                    read,
+                    failure: None,
+                });
+            }
+            let file = self.next;
+            let path = self.inputs.get(file)?;
+            self.next += 1;
+            match open(path) {
+                Ok(input) => {
+                    self.current = Some((file, Reader::new(input).max_block(self.max_payload)));
+                }
+                Err(e) => {
+                    return Some(Job::End {
+                        file,
+                        read: 0,
+                        failure: Some(e),
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Opens an input as raw bytes: the WARC reader decompresses member by member itself.
+fn open(path: &Path) -> Result<mainline::input::Input> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(io::stdin()));
+    }
+    let file = fs::File::open(path)?;
+    anyhow::ensure!(!file.metadata()?.is_dir(), "is a directory");
+    Ok(Box::new(file))
+}
+
+/// Filters the records of one job into `out`.
+fn execute(
+    job: Job,
+    engine: &Engine,
+    options: &HtmlOptions,
+    out: &mut dyn Write,
+) -> io::Result<Outcome> {
+    match job {
+        Job::End {
+            file,
+            read,
+            failure,
+        } => Ok(Outcome {
+            file,
+            ended: true,
+            compressed: read,
+            failure,
+            ..Outcome::default()
+        }),
+        Job::Records { file, records } => {
+            let mut o = Outcome {
+                file,
+                ..Outcome::default()
+            };
+            let mut line = Vec::with_capacity(4096);
+            for r in records {
+                line.clear();
+                match r {
+                    Err(e) => {
+                        o.errors.push(e.to_string());
+                        error_line(&mut line, &e);
+                    }
+                    Ok(record) => match record.html(options) {
+                        Ok(Content::Skip(why)) => {
+                            *o.skipped.entry(why.category().to_string()).or_default() += 1;
+                            continue;
+                        }
+                        Err(message) => {
+                            let e = RecordError {
+                                offset: record.offset(),
+                                id: record.id().map(str::to_string),
+                                target_uri: record.target_uri().map(str::to_string),
+                                date: record.date().map(str::to_string),
+                                message,
+                            };
+                            o.errors.push(e.to_string());
+                            error_line(&mut line, &e);
+                        }
+                        Ok(Content::Html(html)) => {
+                            o.html_bytes += html.body.len() as u64;
+                            let text = engine.warc_text(&html, record.target_uri());
+                            let error = match (&text, html.cut) {
+                                (Err(e), _) => Some(e.clone()),
+                                (Ok(_), true) => Some(format!(
+                                    "payload cut at {} bytes (the record's block is {} bytes)",
+                                    options.max_payload,
+                                    record.content_length()
+                                )),
+                                (Ok(_), false) => None,
+                            };
+                            match &error {
+                                Some(message) => o.errors.push(
+                                    RecordError {
+                                        offset: record.offset(),
+                                        id: record.id().map(str::to_string),
+                                        target_uri: None,
+                                        date: None,
+                                        message: message.clone(),
+                                    }
+                                    .to_string(),
+                                ),
+                                None => o.pages += 1,
+                            }
+                            let (text, extra) = match text {
+                                Ok((text, extra)) => (Some(text), extra),
+                                Err(_) => (None, Extra::new()),
+                            };
+                            record_line(
+                                &mut line,
+                                &record,
+                                text.as_deref(),
+                                &extra,
+                                error.as_deref(),
+                            );
+                        }
+                    },
+                }
+                out.write_all(&line)?;
+            }
+            Ok(o)
+        }
+    }
+}
+
+fn push_field(line: &mut Vec<u8>, key: &str, value: Option<&str>) {
+    if line.len() > 1 {
+        line.push(b',');
+    }
+    serde_json::to_writer(&mut *line, key).expect("writing into memory");
+    line.push(b':');
+    serde_json::to_writer(&mut *line, &value).expect("writing into memory");
+}
+
+/// The output line of an HTML record: its WARC fields, the text, and what --format json or
+/// markdown adds (`extra`).
+fn record_line(
+    line: &mut Vec<u8>,
+    r: &Record,
+    text: Option<&str>,
+    extra: &Extra,
+    error: Option<&str>,
+) {
+    line.push(b'{');
+    push_field(line, "warc_record_id", r.id());
+    push_field(line, "url", r.target_uri());
+    push_field(line, "warc_date", r.date());
+    push_field(line, "text", text);
+    for (k, v) in extra {
+        if !matches!(
+            k.as_str(),
+            "warc_record_id" | "url" | "warc_date" | "text" | "error"
+        ) {
+            line.push(b',');
+            serde_json::to_writer(&mut *line, k).expect("writing into memory");
+            line.push(b':');
+            serde_json::to_writer(&mut *line, v).expect("writing into memory");
+        }
+    }
+    if let Some(e) = error {
+        push_field(line, "error", Some(e));
+        line.extend_from_slice(format!(",\"warc_offset\":{}", r.offset()).as_bytes());
+    }
+    line.extend_from_slice(b"}\n");
+}
+
+/// The output line of a record that could not be read.
+fn error_line(line: &mut Vec<u8>, e: &RecordError) {
+    line.push(b'{');
+    push_field(line, "warc_record_id", e.id.as_deref());
+    push_field(line, "url", e.target_uri.as_deref());
+    push_field(line, "warc_date", e.date.as_deref());
+    push_field(line, "text", None);
+    push_field(line, "error", Some(&e.message));
+    line.extend_from_slice(format!(",\"warc_offset\":{}", e.offset).as_bytes());
+    line.extend_from_slice(b"}\n");
+}
+
+/// The output file of one input, being written under a temporary name.
+struct Output {
+    file: usize,
+    tmp: PathBuf,
+    gz: GzEncoder<io::BufWriter<fs::File>>,
+}
+
+/// Where the output goes: standard output, or one gzip file per input, each written to a
+/// temporary name and renamed into place when the input is done.
+enum Sink {
+    Stdout(io::BufWriter<io::StdoutLock<'static>>),
+    Dir {
+        targets: Vec<PathBuf>,
+        /// The input being written, its temporary file and the encoder.
+        open: Option<Box<Output>>,
+    },
+}
+
+impl Sink {
+    fn file(&mut self, file: usize) -> io::Result<&mut dyn Write> {
+        match self {
+            Sink::Stdout(out) => Ok(out),
+            Sink::Dir { targets, open } => {
+                if open.as_ref().is_none_or(|o| o.file != file) {
+                    let target = &targets[file];
+                    let tmp = temp_name(target);
+                    let w = io::BufWriter::with_capacity(256 * 1024, fs::File::create(&tmp)?);
+                    let gz = GzEncoder::new(w, flate2::Compression::default());
+                    *open = Some(Box::new(Output { file, tmp, gz }));
+                }
+                Ok(&mut open.as_mut().expect("opened above").gz)
+            }
+        }
+    }
+
+    /// The end of input `file`: its output file is completed and renamed into place (or,
+    /// when the input could not be read at all, not written).
+    fn end(&mut self, file: usize, failed: bool) -> io::Result<()> {
+        if let Sink::Stdout(_) = self {
+            return Ok(());
+        }
+        if !failed {
+            // An input without HTML records still gets its (empty) output file.
+            self.file(file)?;
+        }
+        let Sink::Dir { targets, open } = self else {
+            unreachable!("standard output returned above")
+        };
+        let Some(current) = open.take() else {
+            return Ok(());
+        };
+        let Output { tmp, gz, .. } = *current;
+        if failed {
+            let _ = fs::remove_file(tmp);
+            return Ok(());
+        }
+        let result = gz
+            .finish()
+            .and_then(|mut w| w.flush())
+            .and_then(|()| fs::rename(&tmp, &targets[file]));
+        if result.is_err() {
+            let _ = fs::remove_file(&tmp);
+        }
+        result
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Sink::Stdout(out) => out.flush(),
+            Sink::Dir { .. } => Ok(()),
+        }
+    }
+}
+
+impl Drop for Sink {
+    /// A run that stops half way (a failed write) leaves no temporary file behind.
+    fn drop(&mut self) {
+        if let Sink::Dir {
+            open: Some(current),
+            ..
+        } = self
+        {
+            let _ = fs::remove_file(&current.tmp);
+        }
+    }
+}
+
+fn temp_name(target: &Path) -> PathBuf {
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    target.with_file_name(format!(".{name}.tmp{}", std::process::id()))
+}
+
+/// The output name of a WARC file below --out-dir: its name (or path found by walking)
+/// without `.gz` and `.warc`, then `.jsonl.gz`.
+fn target(dir: &Path, out_name: &Path) -> PathBuf {
+    let name = out_name.to_string_lossy();
+    let lower = name.to_ascii_lowercase();
+    let stem = if lower.ends_with(".warc") && name.len() > 5 {
+        &name[..name.len() - 5]
+    } else {
+        &name[..]
+    };
+    dir.join(format!("{stem}.jsonl.gz"))
+}
+
+/// Counts what the jobs came to and reports errors.
+struct Tally {
+    start: Instant,
+    progress: Option<indicatif::ProgressBar>,
+    inputs: Vec<PathBuf>,
+    pages: u64,
+    html_bytes: u64,
+    compressed: u64,
+    skipped: BTreeMap<String, u64>,
+    bad_records: u64,
+    failed: u64,
+}
+
+impl Tally {
+    fn add(&mut self, o: &mut Outcome) {
+        let name = display_name(&self.inputs[o.file]);
+        let say = |m: String| match &self.progress {
+            Some(bar) => bar.suspend(|| eprintln!("{m}")),
+            None => eprintln!("{m}"),
+        };
+        for e in o.errors.drain(..) {
+            say(format!("mainline: {name}: {e}"));
+        }
+        if let Some(e) = o.failure.take() {
+            say(format!("mainline: {name}: {e:#}"));
+            self.failed += 1;
+        }
+        self.pages += o.pages;
+        self.html_bytes += o.html_bytes;
+        self.compressed += o.compressed;
+        for (k, v) in std::mem::take(&mut o.skipped) {
+            *self.skipped.entry(k).or_default() += v;
+        }
+        if let Some(bar) = &self.progress {
+            let secs = self.start.elapsed().as_secs_f64().max(1e-9);
+            bar.inc(o.pages);
+            bar.set_message(format!(
+                "{:.0} pages/s, {:.1} MB/s of HTML",
+                self.pages as f64 / secs,
+                self.html_bytes as f64 / secs / 1e6
+            ));
+        }
+    }
+
+    fn finish(&self, quiet: bool) {
+        if let Some(bar) = &self.progress {
+            bar.finish_and_clear();
+        }
+        if quiet {
+            return;
+        }
+        let secs = self.start.elapsed().as_secs_f64();
+        let skipped: u64 = self.skipped.values().sum();
+        let kinds: Vec<String> = self
+            .skipped
+            .iter()
+            .map(|(k, v)| format!("{v} {k}"))
+            .collect();
+        let per = |b: u64| b as f64 / 1e6 / secs.max(1e-9);
+        eprintln!(
+            "mainline: {} WARC file{} ({} failed), {} HTML records, {} records with errors, {skipped} skipped{}, \
+             {:.1} MB read, {:.1} MB of HTML in {secs:.2} s, {:.1} MB/s read, {:.1} MB/s of HTML",
+            self.inputs.len(),
+            if self.inputs.len() == 1 { "" } else { "s" },
+            self.failed,
+            self.pages,
+            self.bad_records,
+            if kinds.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", kinds.join(", "))
+            },
+            self.compressed as f64 / 1e6,
+            self.html_bytes as f64 / 1e6,
+            per(self.compressed),
+            per(self.html_bytes),
+        );
+    }
+}
+
+/// Filters WARC files.
+pub fn run(found: Vec<Found>, engine: Engine, settings: Settings) -> Result<ExitCode> {
+    let mut inputs: Vec<PathBuf> = Vec::with_capacity(found.len());
+    let mut targets: Vec<PathBuf> = Vec::with_capacity(found.len());
+    let mut unreadable = Vec::new();
+    for f in found {
+        match f {
+            Found::Page { path, out_name } => {
+                if let Some(dir) = &settings.out_dir {
+                    let t = target(dir, &out_name);
+                    if let Some(i) = targets.iter().position(|x| x == &t) {
+                        anyhow::bail!(
+                            "{} and {} would both be written to {}; filter them separately",
+                            display_name(&inputs[i]),
+                            display_name(&path),
+                            t.display()
+                        );
+                    }
+                    targets.push(t);
+                }
+                inputs.push(path);
+            }
+            Found::Unreadable { path, error } => unreadable.push((path, error)),
+        }
+    }
+    for (path, error) in &unreadable {
+        eprintln!(
+            "mainline: {}: reading the directory: {error}",
+            display_name(path)
+        );
+    }
+    let mut sink = match &settings.out_dir {
+        Some(_) => {
+            for t in &targets {
+                if let Some(parent) = t.parent() {
+                    fs::create_dir_all(parent).with_context(|| {
+                        format!("creating output directory {}", parent.display())
+                    })?;
+                }
+            }
+            Sink::Dir {
+                targets,
+                open: None,
+            }
+        }
+        None => Sink::Stdout(super::super::stdout()),
+    };
+    let options = HtmlOptions {
+        any_status: settings.any_status,
+        max_payload: settings.max_payload,
+    };
+    let jobs = Jobs {
+        inputs: inputs.clone(),
+        next: 0,
+        current: None,
+        max_payload: settings.max_payload,
+    };
+    let progress = (!settings.quiet
+        && io::stderr().is_terminal()
+        && (settings.out_dir.is_some() || !io::stdout().is_terminal()))
+    .then(|| progress_bar(None));
+    let mut tally = Tally {
+        start: Instant::now(),
+        progress,
+        inputs,
+        pages: 0,
+        html_bytes: 0,
+        compressed: 0,
+        skipped: BTreeMap::new(),
+        bad_records: 0,
+        failed: unreadable.len() as u64,
+    };
+    let mut consume = |o: io::Result<Outcome>, sink: &mut Sink| -> io::Result<()> {
+        let mut o = o?;
+        tally.bad_records += o.errors.len() as u64;
+        if o.ended {
+            sink.end(o.file, o.failure.is_some())?;
+        }
+        tally.add(&mut o);
+        Ok(())
+    };
+    let result = if settings.threads > 1 {
+        let engine = Arc::new(engine);
+        let mut current = 0usize;
+        ordered::run(
+            jobs,
+            settings.threads,
+            (4 * settings.threads).max(8),
+            move |job, out| {
+                let file = match &job {
+                    Job::Records { file, .. } | Job::End { file, .. } => *file,
+                };
+                (file, execute(job, &engine, &options, out))
+            },
+            |event| match event {
+                ordered::Event::Data(bytes) => sink.file(current)?.write_all(&bytes),
+                ordered::Event::Done((file, o)) => {
+                    let ended = o.as_ref().is_ok_and(|o| o.ended);
+                    consume(o, &mut sink)?;
+                    if ended {
+                        current = file + 1;
+                    }
+                    Ok(())
+                }
+                ordered::Event::Idle => sink.flush(),
+            },
+        )
+    } else {
+        (|| {
+            for job in jobs {
+                let file = match &job {
+                    Job::Records { file, .. } | Job::End { file, .. } => *file,
+                };
+                let o = execute(job, &engine, &options, sink.file(file)?);
+                consume(o, &mut sink)?;
+            }
+            Ok(())
+        })()
+    };
+    let result = result.and_then(|()| sink.flush());
+    if let Err(e) = result {
+        let e = anyhow::Error::new(e).context("writing output");
+        if is_broken_pipe(&e) {
+            return Ok(ExitCode::SUCCESS);
+        }
+        return Err(e);
+    }
+    drop(sink);
+    tally.finish(settings.quiet);
+    Ok(if tally.failed > 0 || tally.bad_records > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warc_files_are_recognised_by_their_extension() {
+        assert!(is_warc("CC-MAIN-1.warc.gz") && is_warc("a.WARC"));
+        assert!(!is_warc(".warc") && !is_warc("a.warc.txt") && !is_warc("a.html"));
+    }
+
+    #[test]
+    fn output_names_drop_the_warc_extension() {
+        let dir = Path::new("out");
+        assert_eq!(
+            target(dir, Path::new("crawl-00001.warc")),
+            dir.join("crawl-00001.jsonl.gz")
+        );
+        assert_eq!(target(dir, Path::new("sub/x")), dir.join("sub/x.jsonl.gz"));
+    }
+}
