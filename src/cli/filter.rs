@@ -287,7 +287,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         walk::is_page
     };
     let warc_in = args.input_format == InputFormat::Warc;
-    let wanted = if warc_in { warc::is_warc } else { wanted };
+    let wanted: fn(&std::ffi::OsStr) -> bool = if warc_in { warc::is_warc } else { wanted };
     let found = walk::expand(inputs_or_stdin(args.files), args.recursive, wanted);
     if warc_in || (args.input_format == InputFormat::Html && warc::detect(&found)?) {
         anyhow::ensure!(

@@ -16,6 +16,7 @@
 //! `--jobs` threads extract batches of records, and the output keeps the file order.
 
 use std::collections::BTreeMap;
+use std::ffi::OsStr;
 use std::fs;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -26,6 +27,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use flate2::write::GzEncoder;
 
+use mainline::atomic::AtomicFile;
 use mainline::warc::{Content, HtmlOptions, Reader, Record, RecordError};
 
 use super::jsonl::Extra;
@@ -40,10 +42,10 @@ const BATCH_RECORDS: usize = 64;
 const BATCH_BYTES: usize = 512 * 1024;
 
 /// Whether a file name is that of a WARC file: `.warc` or `.warc.gz`, in any case.
-pub fn is_warc(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    let lower = lower.strip_suffix(".gz").unwrap_or(&lower);
-    lower.len() > ".warc".len() && lower.ends_with(".warc")
+pub fn is_warc(name: &OsStr) -> bool {
+    let lower = name.as_encoded_bytes().to_ascii_lowercase();
+    let lower = lower.strip_suffix(b".gz").unwrap_or(&lower);
+    lower.len() > ".warc".len() && lower.ends_with(b".warc")
 }
 
 /// Whether the inputs are WARC files, judged by their first bytes (after gzip): `Ok(true)`
@@ -60,10 +62,7 @@ pub fn detect(found: &[Found]) -> Result<bool> {
         let Found::Page { path, .. } = f else {
             continue;
         };
-        let page_name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(super::walk::is_page);
+        let page_name = path.file_name().is_some_and(super::walk::is_page);
         let is = path.as_os_str() != "-"
             && !page_name
             && mainline::input::open(path).is_ok_and(|mut input| {
@@ -350,12 +349,11 @@ fn error_line(line: &mut Vec<u8>, e: &RecordError) {
 /// The output file of one input, being written under a temporary name.
 struct Output {
     file: usize,
-    tmp: PathBuf,
-    gz: GzEncoder<io::BufWriter<fs::File>>,
+    gz: GzEncoder<io::BufWriter<AtomicFile>>,
 }
 
 /// Where the output goes: standard output, or one gzip file per input, each written to a
-/// temporary name and renamed into place when the input is done.
+/// temporary file and renamed into place when the input is done ([`AtomicFile`]).
 enum Sink {
     Stdout(io::BufWriter<io::StdoutLock<'static>>),
     Dir {
@@ -371,11 +369,12 @@ impl Sink {
             Sink::Stdout(out) => Ok(out),
             Sink::Dir { targets, open } => {
                 if open.as_ref().is_none_or(|o| o.file != file) {
-                    let target = &targets[file];
-                    let tmp = temp_name(target);
-                    let w = io::BufWriter::with_capacity(256 * 1024, fs::File::create(&tmp)?);
+                    let w = io::BufWriter::with_capacity(
+                        256 * 1024,
+                        AtomicFile::create(&targets[file])?,
+                    );
                     let gz = GzEncoder::new(w, flate2::Compression::default());
-                    *open = Some(Box::new(Output { file, tmp, gz }));
+                    *open = Some(Box::new(Output { file, gz }));
                 }
                 Ok(&mut open.as_mut().expect("opened above").gz)
             }
@@ -392,25 +391,22 @@ impl Sink {
             // An input without HTML records still gets its (empty) output file.
             self.file(file)?;
         }
-        let Sink::Dir { targets, open } = self else {
+        let Sink::Dir { open, .. } = self else {
             unreachable!("standard output returned above")
         };
         let Some(current) = open.take() else {
             return Ok(());
         };
-        let Output { tmp, gz, .. } = *current;
         if failed {
-            let _ = fs::remove_file(tmp);
+            // Dropped without a commit: the temporary file is removed.
             return Ok(());
         }
-        let result = gz
-            .finish()
-            .and_then(|mut w| w.flush())
-            .and_then(|()| fs::rename(&tmp, &targets[file]));
-        if result.is_err() {
-            let _ = fs::remove_file(&tmp);
-        }
-        result
+        current
+            .gz
+            .finish()?
+            .into_inner()
+            .map_err(io::IntoInnerError::into_error)?
+            .commit()
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -419,27 +415,6 @@ impl Sink {
             Sink::Dir { .. } => Ok(()),
         }
     }
-}
-
-impl Drop for Sink {
-    /// A run that stops half way (a failed write) leaves no temporary file behind.
-    fn drop(&mut self) {
-        if let Sink::Dir {
-            open: Some(current),
-            ..
-        } = self
-        {
-            let _ = fs::remove_file(&current.tmp);
-        }
-    }
-}
-
-fn temp_name(target: &Path) -> PathBuf {
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy())
-        .unwrap_or_default();
-    target.with_file_name(format!(".{name}.tmp{}", std::process::id()))
 }
 
 /// The output name of a WARC file below --out-dir: its name (or path found by walking)
@@ -677,8 +652,9 @@ mod tests {
 
     #[test]
     fn warc_files_are_recognised_by_their_extension() {
-        assert!(is_warc("CC-MAIN-1.warc.gz") && is_warc("a.WARC"));
-        assert!(!is_warc(".warc") && !is_warc("a.warc.txt") && !is_warc("a.html"));
+        let is = |n: &str| is_warc(OsStr::new(n));
+        assert!(is("CC-MAIN-1.warc.gz") && is("a.WARC"));
+        assert!(!is(".warc") && !is("a.warc.txt") && !is("a.html"));
     }
 
     #[test]
