@@ -741,3 +741,38 @@ fn a_crlf_csv_reports_the_line_of_a_bad_value() {
         assert!(stderr.contains("row 3 (line 4)"), "{name}: {stderr}");
     }
 }
+
+#[test]
+fn train_refuses_a_training_set_too_large_for_the_memory_limit() {
+    if !Path::new("/bin/bash").exists() || !Path::new("/proc/self/limits").exists() {
+        eprintln!("note: needs bash and /proc; skipped");
+        return;
+    }
+    // 20 million line ends: about 4 GB by the estimate, whatever the rows hold.
+    let dir = scratch();
+    let csv = dir.path().join("many.csv");
+    let mut w = std::io::BufWriter::new(fs::File::create(&csv).unwrap());
+    w.write_all(b"doc,group,label,density\na,g,1,0.9\nb,h,0,0.1\n")
+        .unwrap();
+    w.write_all(&vec![b'\n'; 20_000_000]).unwrap();
+    w.flush().unwrap();
+    drop(w);
+    let model = dir.path().join("m.json");
+    let out = Process::new("/bin/bash")
+        .arg("-c")
+        .arg("ulimit -v 4000000; exec \"$0\" \"$@\"")
+        .arg(assert_cmd::cargo::cargo_bin("mainline"))
+        .arg("train")
+        .arg(&csv)
+        .args(["--features", "seed", "--context", "0", "-o"])
+        .arg(&model)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("needs about") && stderr.contains("GB of memory"),
+        "{stderr}"
+    );
+    assert!(!model.exists());
+}

@@ -210,17 +210,23 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         }
     }
+    check_memory(&args.data, columns.len(), args.stack.is_some())?;
     let all = train::read_labelled_csv(&args.data, Some(&columns))?;
-    let data = if columns.len() == wanted.len() {
-        all.clone()
+    // NOTE: one copy of the rows when the second stage reads no extra column (the data
+    // set is the largest thing training holds).
+    let (all, data) = if columns.len() == wanted.len() {
+        (None, all)
     } else {
-        train::Dataset {
+        let data = train::Dataset {
             features: wanted.clone(),
             x: all
                 .x
                 .select(ndarray::Axis(1), &(0..wanted.len()).collect::<Vec<_>>()),
-            ..all.clone()
-        }
+            y: all.y.clone(),
+            groups: all.groups.clone(),
+            docs: all.docs.clone(),
+        };
+        (Some(all), data)
     };
     let aligned = if args.skip_poorly_aligned {
         let aligned = train::read_aligned(&args.data)?;
@@ -235,7 +241,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         None
     };
     let (all, data) = match &aligned {
-        Some(keep) => (all.select(keep), data.select(keep)),
+        Some(keep) => (all.map(|a| a.select(keep)), data.select(keep)),
         None => (all, data),
     };
     let content = data.y.iter().filter(|&&y| y).count();
@@ -286,7 +292,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let (model, report) = match args.stack {
         None => train::train(&data, &params, &mut |epoch| eprintln!("{epoch}"))?,
         Some(_) => {
-            let mut inputs = train::StageInputs::of(&all, &stack_params.base)?;
+            let mut inputs =
+                train::StageInputs::of(all.as_ref().unwrap_or(&data), &stack_params.base)?;
             if args.page {
                 let paths =
                     needed_column(train::read_paths(&args.data)?, "path", "--page", &args.data)?;
@@ -341,6 +348,80 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 /// A column of the labelled CSV that a flag needs, or an error saying how to get it.
+/// Refuses, before reading the training set, one that would not fit in the memory this
+/// process may use: rather than stop with an allocation failure hours in, or be killed.
+///
+/// NOTE: the rows are counted by their line ends (a text with line breaks in it counts
+/// more), and the estimate is [`train::memory_needed`], measured on the peak of real runs.
+fn check_memory(path: &Path, columns: usize, stacked: bool) -> Result<()> {
+    let Some(available) = available_memory() else {
+        return Ok(());
+    };
+    let rows = count_lines(path).with_context(|| format!("reading {}", path.display()))?;
+    let need = train::memory_needed(rows, columns, stacked);
+    let gb = |b: u64| b as f64 / 1e9;
+    anyhow::ensure!(
+        need <= available,
+        "{}: training on about {rows} rows of {columns} columns needs about {:.1} GB of \
+         memory, and {:.1} GB is available; train on a sample of the sites, or where there is \
+         more memory",
+        path.display(),
+        gb(need),
+        gb(available)
+    );
+    Ok(())
+}
+
+/// Line ends in a file.
+fn count_lines(path: &Path) -> std::io::Result<u64> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let mut buf = vec![0u8; 1 << 16];
+    let mut lines = 0u64;
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(0) => return Ok(lines),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        lines += memchr::memchr_iter(b'\n', &buf[..n]).count() as u64;
+    }
+}
+
+/// The memory this process may still allocate, in bytes, where the system says (Linux):
+/// the least of the memory available, the cgroup's limit less its use, and the address
+/// space limit less what is mapped. `None` when nothing is known.
+fn available_memory() -> Option<u64> {
+    let read = |p: &str| std::fs::read_to_string(p).ok();
+    let kib_field = |text: &str, key: &str| -> Option<u64> {
+        let line = text.lines().find(|l| l.starts_with(key))?;
+        line.split_whitespace()
+            .nth(1)?
+            .parse::<u64>()
+            .ok()
+            .map(|k| k * 1024)
+    };
+    let mut limits = Vec::new();
+    if let Some(m) = read("/proc/meminfo").and_then(|t| kib_field(&t, "MemAvailable:")) {
+        limits.push(m);
+    }
+    let cgroup = read("/sys/fs/cgroup/memory.max").and_then(|t| t.trim().parse::<u64>().ok());
+    let used = read("/sys/fs/cgroup/memory.current").and_then(|t| t.trim().parse::<u64>().ok());
+    if let (Some(max), Some(used)) = (cgroup, used) {
+        limits.push(max.saturating_sub(used));
+    }
+    let address_space = read("/proc/self/limits").and_then(|t| {
+        let line = t.lines().find(|l| l.starts_with("Max address space"))?;
+        line.split_whitespace().nth(3)?.parse::<u64>().ok()
+    });
+    let mapped = read("/proc/self/status").and_then(|t| kib_field(&t, "VmSize:"));
+    if let (Some(limit), Some(mapped)) = (address_space, mapped) {
+        limits.push(limit.saturating_sub(mapped));
+    }
+    limits.into_iter().min()
+}
+
 fn needed_column<T>(column: Option<T>, name: &str, flag: &str, csv: &Path) -> Result<T> {
     column.with_context(|| {
         format!(

@@ -172,6 +172,37 @@ pub fn train(
     train_on_rows(data, &train_rows, &val_rows, params, progress)
 }
 
+/// About how many bytes training holds at its peak for `rows` rows of `columns` feature
+/// columns (`stacked`: a two-stage model): the feature matrix and its standardised copies,
+/// plus each row's page and group names, label and indices. An estimate for refusing a
+/// training set that cannot fit before reading it, not a bound.
+///
+/// ```
+/// // 4.9 million rows of 70 columns: several GB.
+/// let need = mainline::train::memory_needed(4_900_000, 70, false);
+/// assert!(need > 4_000_000_000 && need < 10_000_000_000);
+/// ```
+pub fn memory_needed(rows: u64, columns: usize, stacked: bool) -> u64 {
+    // NOTE: copies of the matrix measured as peak RSS / matrix bytes (BENCHMARKS.md,
+    // "Training memory").
+    let (copies_x10, per_row) = if stacked {
+        (MEMORY_COPIES_X10_STACKED, MEMORY_PER_ROW_STACKED)
+    } else {
+        (MEMORY_COPIES_X10, MEMORY_PER_ROW)
+    };
+    let matrix = rows.saturating_mul(columns as u64).saturating_mul(4);
+    (matrix.saturating_mul(copies_x10) / 10).saturating_add(rows.saturating_mul(per_row))
+}
+
+/// Copies of the feature matrix at the peak of single-stage training, times 10.
+const MEMORY_COPIES_X10: u64 = 40;
+/// Other bytes per row in single-stage training.
+const MEMORY_PER_ROW: u64 = 160;
+/// Copies of the feature matrix at the peak of two-stage training, times 10.
+const MEMORY_COPIES_X10_STACKED: u64 = 60;
+/// Other bytes per row in two-stage training.
+const MEMORY_PER_ROW_STACKED: u64 = 400;
+
 /// [`train`] on given training and validation rows of `data` (indices into its rows), for
 /// cross-validation or a split of one's own. Only the selected rows are copied.
 ///

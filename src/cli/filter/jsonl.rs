@@ -389,7 +389,7 @@ impl Iterator for Batches {
 /// Reads one line without its `\n` (or `\r\n`), holding at most `cap` bytes of it: a
 /// longer line is read to its end and dropped (its length without the `\n` is kept).
 /// `None` at the end of the input.
-fn read_line(reader: &mut impl BufRead, cap: usize) -> io::Result<Option<Line>> {
+pub fn read_line(reader: &mut impl BufRead, cap: usize) -> io::Result<Option<Line>> {
     let mut line = Vec::new();
     let mut total: u64 = 0;
     let mut too_long = false;
