@@ -72,13 +72,13 @@ pub trait Scorer: Send + Sync {
     }
 
     /// With [`Scorer::page_stage`]: whether the second stage also reads the inputs of the
-    /// lines' signatures ([`stack::Stage2::repeats`]). Default: no.
+    /// lines' signatures ([`crate::model::Stage2::repeats`]). Default: no.
     fn repeats(&self) -> bool {
         false
     }
 
     /// For a page-level second stage: whether a block of `lines` lines is decided by
-    /// [`Scorer::decide`] alone ([`stack::Stage2::first_stage_only`]). Default: no.
+    /// [`Scorer::decide`] alone ([`crate::model::Stage2::first_stage_only`]). Default: no.
     fn first_stage_only(&self, lines: usize) -> bool {
         let _ = lines;
         false

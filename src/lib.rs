@@ -29,26 +29,50 @@
 //! trained model ([`extract::ModelScorer`]) decides which to keep. [`extract::Extractor`]
 //! wires these together with bounded memory, for pages fed in pieces; [`markdown`] and
 //! [`meta`] render and describe what it keeps.
+//!
+//! # Cargo features
+//! The library without default features needs only what extraction needs. The default
+//! features build the `mainline` command; a library user depends on
+//! `mainline = { version = "…", default-features = false }` and adds what they use:
+//! - `simd`: model scoring with AVX2 where the CPU has it, chosen at run time (the same
+//!   scores either way);
+//! - `train`: training, cross-validation, labelling and evaluation (modules `train`, `cv`,
+//!   `eval`, `corpus`);
+//! - `methods`: the DOM-based comparison algorithms (module `methods`);
+//! - `warc`: reading WARC files (module `warc`);
+//! - `cli`: the `mainline` command (implies `train`, `methods` and `warc`);
+//! - `plot`: the command's `plot` subcommand.
 #![deny(rustdoc::broken_intra_doc_links)]
 
-pub mod atomic;
-pub mod corpus;
-pub mod cv;
 pub mod document;
 pub mod error;
-pub mod eval;
 pub mod extract;
 pub mod features;
 pub mod input;
 pub mod lines;
 pub mod markdown;
 pub mod meta;
-pub mod methods;
 pub mod model;
 pub mod stack;
+
+#[cfg(feature = "train")]
+pub mod atomic;
+#[cfg(feature = "train")]
+pub mod corpus;
+#[cfg(feature = "train")]
+pub mod cv;
+#[cfg(feature = "train")]
+pub mod eval;
+#[cfg(feature = "methods")]
+pub mod methods;
+#[cfg(feature = "train")]
 pub mod train;
+#[cfg(feature = "warc")]
 pub mod warc;
 
 pub use document::{Builder, Document, Format, Options, extract, extract_str};
 pub use error::{Error, Result};
+pub use extract::{Decision, Extractor, ModelScorer, Scorer, Threshold, extract_text};
+pub use lines::Line;
 pub use meta::Metadata;
+pub use model::Model;

@@ -13,7 +13,7 @@
 //! only constant-size aggregates of the older lines. Training and inference both go through
 //! it, so the rows a second stage is trained on are the rows it decides in `filter`.
 //!
-//! A page-level second stage ([`Stage2::page`]) also reads the inputs of [`page`]: the
+//! A page-level second stage ([`Stage2::page`](crate::model::Stage2::page)) also reads the inputs of [`page`]: the
 //! line's score against the whole page and pooled over its enclosing elements. Its rows
 //! ([`page_input_names`]) are computed a block of the page at a time by [`block_rows`].
 //!
@@ -37,11 +37,7 @@ pub mod page;
 
 use std::collections::VecDeque;
 
-use serde::{Deserialize, Serialize};
-
 pub use page::{format_path, format_signature, parse_path, parse_signature};
-
-use crate::model::{ModelKind, Scaler};
 
 /// Most lines of lookahead a second stage may use.
 pub const MAX_LOOKAHEAD: usize = 32;
@@ -110,7 +106,7 @@ pub fn window_len(k: usize) -> usize {
 /// Number of inputs before the copied first-stage features: [`window_len`], then with
 /// `page` the page inputs and with `repeats` too the repeat inputs
 /// ([`page_input_names`]).
-fn computed_len(k: usize, page: bool, repeats: bool) -> usize {
+pub(crate) fn computed_len(k: usize, page: bool, repeats: bool) -> usize {
     window_len(k)
         + match (page, repeats) {
             (true, true) => page::N_INPUTS + page::N_REPEAT_INPUTS,
@@ -129,7 +125,7 @@ pub fn input_names(k: usize, base: &[&str]) -> Vec<String> {
 
 /// Names of the inputs of a page-level second stage: [`window_names`], the page inputs
 /// ([`page::names`]), with `repeats` the inputs of the lines' signatures
-/// ([`page::repeat_names`], see [`Stage2::repeats`]), then each of `base` prefixed with
+/// ([`page::repeat_names`], see [`Stage2::repeats`](crate::model::Stage2::repeats)), then each of `base` prefixed with
 /// [`LINE_PREFIX`].
 pub fn page_input_names(k: usize, repeats: bool, base: &[&str]) -> Vec<String> {
     let mut names = window_names(k);
@@ -477,80 +473,6 @@ impl<T> Window<T> {
             self.past.push_back(own);
         }
         self.ready.push_back((slot.item, row));
-    }
-}
-
-/// The second stage of a model file: a classifier on [`input_names`] rows.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Stage2 {
-    /// Lines of lookahead (and of look-behind) of the score window.
-    pub lookahead: usize,
-    /// Whether the stage also reads the page-level inputs ([`page::names`], model format
-    /// 3): the extractor then holds a page's lines, in blocks of at most
-    /// [`page::MAX_LINES`], until the block is decided.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub page: bool,
-    /// With `page`: a block of a page ([`page::Blocks`]) of fewer lines than this is
-    /// decided by the first stage alone. The page-level inputs of a handful of lines say
-    /// little, and the pages a model is trained on have hundreds. 0 (the default, and what
-    /// files without the field mean): every block goes through the second stage.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub min_block_lines: usize,
-    /// With `page`: whether the page inputs are followed by those of the lines'
-    /// [`page::signature`]s ([`page::repeat_names`]): scores pooled over the lines repeated
-    /// alongside the line, and over the lines of the same text. False (the default, and
-    /// what files without the field mean): the page inputs alone.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub repeats: bool,
-    /// Names of the inputs: [`window_names`] of `lookahead`, then (with `page`)
-    /// [`page::names`], then the first-stage features copied, each prefixed with
-    /// [`LINE_PREFIX`]; checked when the model is read.
-    pub features: Vec<String>,
-    /// Decision threshold on the second-stage score: a line is kept when `score >=
-    /// threshold`.
-    pub threshold: f32,
-    /// Standardisation of the inputs.
-    pub scaler: Scaler,
-    /// The classifier.
-    pub kind: ModelKind,
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
-}
-
-impl Stage2 {
-    /// Whether a block of `lines` lines of a page is decided by the first stage alone
-    /// (see [`Stage2::min_block_lines`]).
-    pub fn first_stage_only(&self, lines: usize) -> bool {
-        self.page && lines < self.min_block_lines
-    }
-
-    /// Number of inputs before the copied first-stage features.
-    pub fn n_computed(&self) -> usize {
-        computed_len(self.lookahead, self.page, self.repeats)
-    }
-
-    /// Probability that the line is content, from its [`input_names`] row.
-    ///
-    /// # Panics
-    /// If `row.len()` differs from the number of inputs.
-    #[inline]
-    pub fn score(&self, row: &[f32]) -> f32 {
-        self.check_row(row);
-        crate::model::score_with(&self.kind, &self.scaler, row)
-    }
-
-    /// Panics unless `row` has one value per input.
-    pub(crate) fn check_row(&self, row: &[f32]) {
-        assert_eq!(
-            row.len(),
-            self.features.len(),
-            "row has {} values, the second stage reads {} inputs",
-            row.len(),
-            self.features.len()
-        );
     }
 }
 

@@ -1,9 +1,11 @@
 //! Command-line interface: the `Cli` definition and what the subcommands share.
 
+mod args;
 mod eval;
 mod filter;
 mod label;
 mod lines;
+#[cfg(feature = "plot")]
 mod plot;
 mod train;
 
@@ -36,6 +38,7 @@ enum Command {
     Label(label::Args),
     Train(train::Args),
     Eval(eval::Args),
+    #[cfg(feature = "plot")]
     Plot(plot::Args),
 }
 
@@ -48,6 +51,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Label(args) => label::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Train(args) => train::run(args),
+        #[cfg(feature = "plot")]
         Command::Plot(args) => plot::run(args),
     }
 }

@@ -49,7 +49,7 @@ pub struct Args {
     /// The classifier: `logistic` (the seed's single-layer perceptron, fitted by
     /// linfa-logistic), `mlp` (a multi-layer perceptron with 1–2 hidden layers) or `trees`
     /// (gradient-boosted oblivious decision trees).
-    #[arg(long, default_value = "mlp", value_parser = parse_model)]
+    #[arg(long, default_value = "mlp", value_parser = super::args::parse_model)]
     model: ModelType,
 
     /// Which features: `seed` (density, HTML bytes and text length of the line and its
@@ -87,7 +87,7 @@ pub struct Args {
     patience: usize,
 
     #[command(flatten)]
-    tree_args: TreeArgs,
+    tree_args: super::args::TreeArgs,
 
     /// L2 penalty on the weights (trees: on the leaf values).
     #[arg(long, default_value_t = 1e-4)]
@@ -143,7 +143,7 @@ pub struct Args {
     page: bool,
 
     #[command(flatten)]
-    stack_args: super::eval::StackArgs,
+    stack_args: super::args::StackArgs,
 
     /// How the model was made, recorded in the file (e.g. the recipe script's path).
     #[arg(long, value_name = "TEXT")]
@@ -152,38 +152,6 @@ pub struct Args {
     /// What the training data is, recorded in the file (default: the CSV's path).
     #[arg(long, value_name = "TEXT")]
     data_name: Option<String>,
-}
-
-/// The settings of boosted trees, shared by `train` and `eval`.
-#[derive(Debug, Clone, clap::Args)]
-pub(crate) struct TreeArgs {
-    /// Trees: most boosting rounds, one tree each (training stops earlier once the
-    /// validation loss has not improved for 20 rounds; progress counts rounds as epochs).
-    #[arg(long, default_value_t = 300)]
-    trees: usize,
-
-    /// Trees: levels of each tree (2^depth leaves, 1–16).
-    #[arg(long, default_value_t = 6)]
-    depth: usize,
-
-    /// Trees: factor each new tree's leaf values are shrunk by (above 0, at most 1).
-    #[arg(long, default_value_t = 0.1)]
-    shrinkage: f64,
-}
-
-impl TreeArgs {
-    /// `params` with these settings.
-    pub(crate) fn apply(&self, params: TrainParams) -> TrainParams {
-        params
-            .trees(self.trees)
-            .depth(self.depth)
-            .shrinkage(self.shrinkage)
-    }
-}
-
-pub(super) fn parse_model(s: &str) -> Result<ModelType, String> {
-    s.parse()
-        .map_err(|_| format!("unknown model {s:?}: use logistic, mlp or trees"))
 }
 
 fn parse_features(s: &str) -> Result<FeatureSet, String> {

@@ -99,12 +99,13 @@ impl Model {
     }
 
     /// Writes the model to `path` as [JSON](Model::to_json), replacing the file whole or
-    /// not at all ([`crate::atomic`]): a full disk or an interruption leaves the previous
+    /// not at all (module `atomic`; feature `train`): a full disk or an interruption leaves the previous
     /// file in place.
     ///
     /// # Errors
     ///
     /// [`Error::ModelFile`] naming the file, wrapping the I/O error.
+    #[cfg(feature = "train")]
     pub fn save(&self, path: &Path) -> Result<()> {
         crate::atomic::write(path, self.to_json()).map_err(|e| Error::ModelFile {
             path: path.to_path_buf(),
@@ -278,7 +279,7 @@ impl Model {
         Ok(())
     }
 
-    fn validate_stage2(&self, s: &crate::stack::Stage2) -> Result<()> {
+    fn validate_stage2(&self, s: &super::Stage2) -> Result<()> {
         use crate::stack::{LINE_PREFIX, MAX_LOOKAHEAD, window_names};
         let bad = |msg: String| Err(Error::ModelFormat(format!("second stage: {msg}")));
         if s.lookahead > MAX_LOOKAHEAD {
@@ -567,6 +568,7 @@ mod tests {
         assert!(format_message(&m.to_json()).contains("\"f0\" is listed twice"));
     }
 
+    #[cfg(feature = "train")]
     #[test]
     fn load_and_save_name_the_file_in_their_errors() {
         let dir = tempfile::tempdir().unwrap();

@@ -6,11 +6,14 @@
 //! layer's weights are stored input-major, so that the inner loop over the outputs of a
 //! block reads contiguous weights and adds one input's product to 32 outputs at once (16
 //! or 8 for the outputs left over). The compiler vectorises it for any target (SSE2 on
-//! baseline x86-64), and a second time for AVX2, chosen at run time when the CPU has it
-//! ([`pulp`]); no multiply-add is fused, so scores are the same on every CPU.
+//! baseline x86-64), and, with the `simd` feature, a second time for AVX2, chosen at run
+//! time when the CPU has it (`pulp`); no multiply-add is fused, so scores are the same on
+//! every CPU.
 
+#[cfg(any(test, feature = "train"))]
+use super::Model;
 use super::mlp::activate;
-use super::{Activation, Layer, Model, ModelKind, Scaler, dot, sigmoid};
+use super::{Activation, Layer, ModelKind, Scaler, dot, sigmoid};
 
 /// Outputs summed together in one group (two SSE vectors, one AVX vector).
 const GROUP: usize = 8;
@@ -161,9 +164,10 @@ fn block<const G: usize>(w: &[[Group; G]], bias: &[Group; G], x: &[f32]) -> [Gro
     acc
 }
 
-/// A call of [`Kernel::forward`] for [`pulp::Arch::dispatch`]. A struct with an
+/// A call of [`Kernel::forward`] for `pulp::Arch::dispatch`. A struct with an
 /// always-inlined method, not a closure: a closure's body stays a function of its own,
 /// compiled for the baseline.
+#[cfg(feature = "simd")]
 struct Forward<'k, 'a> {
     kernel: &'k Kernel,
     row: &'k [f32],
@@ -171,6 +175,7 @@ struct Forward<'k, 'a> {
     next: &'a mut [f32],
 }
 
+#[cfg(feature = "simd")]
 impl pulp::WithSimd for Forward<'_, '_> {
     type Output = f32;
 
@@ -206,8 +211,25 @@ pub(crate) struct Kernel {
 /// x86-64 CPUs since 2013, the target's baseline otherwise). Every choice gives the same
 /// scores bit for bit: the code is the same, only the width of the vectors the compiler
 /// gives it differs, and no multiply-add is fused; kernels are equal whatever their choice.
+///
+/// Without the `simd` feature the code is compiled for the target's baseline alone.
+#[cfg(feature = "simd")]
 #[derive(Debug, Clone, Copy)]
 struct Isa(pulp::Arch);
+
+#[cfg(not(feature = "simd"))]
+#[derive(Debug, Clone, Copy)]
+struct Isa;
+
+impl Isa {
+    /// The widest instruction set of the running CPU.
+    fn detect() -> Isa {
+        #[cfg(feature = "simd")]
+        return Isa(pulp::Arch::new());
+        #[cfg(not(feature = "simd"))]
+        Isa
+    }
+}
 
 impl PartialEq for Isa {
     fn eq(&self, _: &Isa) -> bool {
@@ -217,6 +239,7 @@ impl PartialEq for Isa {
 
 impl Kernel {
     /// The kernel of a [validated](Model::validate) model reading rows of its own features.
+    #[cfg(any(test, feature = "train"))]
     pub(crate) fn new(model: &Model) -> Self {
         let columns: Vec<usize> = (0..model.n_features()).collect();
         Kernel::with_columns(&model.kind, &model.scaler, &columns)
@@ -255,7 +278,7 @@ impl Kernel {
             scaler: scaler.clone(),
             net,
             widest,
-            isa: Isa(pulp::Arch::new()),
+            isa: Isa::detect(),
         }
     }
 
@@ -287,12 +310,15 @@ impl Kernel {
     }
 
     fn score_in(&self, row: &[f32], cur: &mut [f32], next: &mut [f32]) -> f32 {
-        self.isa.0.dispatch(Forward {
+        #[cfg(feature = "simd")]
+        return self.isa.0.dispatch(Forward {
             kernel: self,
             row,
             cur,
             next,
-        })
+        });
+        #[cfg(not(feature = "simd"))]
+        self.forward(row, cur, next)
     }
 
     /// [`Kernel::score_in`] for the instruction set of the caller: everything it calls is
@@ -417,10 +443,13 @@ mod tests {
                 };
                 let kernel = Kernel::new(&model);
                 // The baseline code, whatever the CPU offers.
+                #[cfg(feature = "simd")]
                 let baseline = Kernel {
                     isa: Isa(pulp::Arch::Scalar),
                     ..kernel.clone()
                 };
+                #[cfg(not(feature = "simd"))]
+                let baseline = kernel.clone();
                 let mut scratch = Vec::new();
                 for _ in 0..20 {
                     let row = random_row(&mut rng, shape[0]);

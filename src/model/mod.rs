@@ -88,13 +88,16 @@
 mod file;
 mod kernel;
 mod mlp;
+mod stage2;
 mod trees;
 
 pub use file::MAX_MODEL_BYTES;
 pub(crate) use kernel::Kernel;
 pub use mlp::{Activation, Layer};
+pub use stage2::Stage2;
 pub use trees::{MAX_DEPTH, Tree};
 
+#[cfg(feature = "train")]
 use ndarray::{Array1, ArrayView2};
 use serde::{Deserialize, Serialize};
 
@@ -102,7 +105,7 @@ use crate::{Error, Result};
 
 /// Version of the model file layout written by this build. Version 2 added the optional
 /// second stage ([`Model::stack`]), version 3 its page-level inputs
-/// ([`crate::stack::Stage2::page`]); this build also reads versions 1 and 2.
+/// ([`Stage2::page`]); this build also reads versions 1 and 2.
 pub const MODEL_FORMAT_VERSION: u32 = 3;
 
 /// The oldest model file layout this build reads.
@@ -137,7 +140,7 @@ pub struct Model {
     /// classifier on the first-stage scores of the lines around each line (see
     /// [`crate::stack`]). [`Model::score`] and [`Model::keep`] are the first stage alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stack: Option<Box<crate::stack::Stage2>>,
+    pub stack: Option<Box<Stage2>>,
 }
 
 /// The classifier inside a [`Model`].
@@ -281,6 +284,7 @@ impl Model {
     /// # Panics
     ///
     /// If the number of columns differs from the number of features.
+    #[cfg(feature = "train")]
     pub fn score_batch(&self, rows: ArrayView2<f32>) -> Array1<f32> {
         assert_eq!(
             rows.ncols(),
@@ -512,6 +516,7 @@ mod tests {
         assert!(!m.keep(&[f32::NAN]));
     }
 
+    #[cfg(feature = "train")]
     #[test]
     fn score_batch_equals_score_row_by_row_even_for_non_contiguous_rows() {
         let m = logistic(&["a", "b", "c"], vec![0.3, -0.7, 1.1], 0.1);
@@ -529,6 +534,7 @@ mod tests {
         assert_eq!(strided, batch);
     }
 
+    #[cfg(feature = "train")]
     #[test]
     fn trees_score_the_same_row_by_row_and_in_batches_whatever_their_depths() {
         let tree = |features: Vec<u32>, thresholds: Vec<f32>| {

@@ -43,7 +43,7 @@ pub const MAX_LINES: usize = 4096;
 /// A block ends once its lines hold this much text (as read back from `ln_text_bytes`).
 pub const MAX_TEXT_BYTES: u64 = 4 << 20;
 
-/// The default [`crate::stack::Stage2::min_block_lines`] of newly trained page-level
+/// The default [`crate::model::Stage2::min_block_lines`] of newly trained page-level
 /// stages: blocks of fewer lines are decided by the first stage alone.
 pub const MIN_BLOCK_LINES: usize = 32;
 
@@ -608,7 +608,7 @@ impl Signer {
 }
 
 /// Names of the inputs a page-level stage reads from the lines' [`Signature`]s
-/// ([`crate::stack::Stage2::repeats`]), in row order, after [`names`].
+/// ([`crate::model::Stage2::repeats`]), in row order, after [`names`].
 pub fn repeat_names() -> Vec<String> {
     let mut n = Vec::new();
     for g in ["near", "chain"] {

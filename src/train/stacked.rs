@@ -15,7 +15,8 @@ use super::{
 };
 use crate::lines::PATH_LEVELS;
 use crate::model::Model;
-use crate::stack::{self, Stage2, Window};
+use crate::model::Stage2;
+use crate::stack::{self, Window};
 use crate::{Error, Result};
 
 /// Parameters of the second stage.

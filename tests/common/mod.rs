@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use assert_cmd::Command;
 use mainline::extract::{Decision, Extractor, Scorer};
+use mainline::model::Stage2;
 use mainline::model::{Model, ModelKind, Scaler};
-use mainline::stack::{self, Stage2};
+use mainline::stack;
 use mainline::train::{ModelType, StackParams, TrainParams};
 use proptest::prelude::*;
 
