@@ -8,6 +8,13 @@
 //! with the input. The limits below bound that, and their cuts are what they were when
 //! `lol_html` read the guard's output, so the splitter's lines are unchanged.
 //!
+//! Unlike `lol_html`, the guard's open-element stack also follows the end tags HTML implies
+//! (see [`implied`] and `Tree::break_out`): a start tag that ends open elements in the
+//! standard's tree construction (`<p>` an open `p`, `<td>` the open cell, `<li>` the open
+//! item, a `<p>` the unclosed `<svg>` it appears in, …) reports them closed, as if their end
+//! tags stood before it. The lexer is unchanged: these are the elements the splitter hears
+//! of, not the tokenizer's states.
+//!
 //! The guard sits between the input and the splitter. It follows the tokenizer byte by
 //! byte — the same states as `lol_html`'s lexer and the same tree-builder feedback (which
 //! elements switch to raw text, `svg`/`math` namespaces, the open-element stack) — and,
@@ -62,7 +69,8 @@ pub const MAX_TAG_BYTES: usize = 1 << 20;
 /// [`MAX_TAG_BYTES`]).
 pub const MAX_ATTRIBUTES: usize = 1024;
 
-/// The most elements left open (by the tokenizer's count, which only end tags lower) before
+/// The most elements left open (by the tokenizer's count, which end tags and the end tags
+/// HTML implies lower) before
 /// further start tags are skipped; their text is kept (see the limits in the
 /// [module docs](crate::lines)).
 pub const MAX_OPEN_ELEMENTS: usize = 16 * 1024;
@@ -195,6 +203,132 @@ mod tag {
         hash(b"track"),
         hash(b"wbr"),
     ];
+}
+
+/// HTML's implied end tags, as far as they pop open elements: which open elements a start
+/// tag read as HTML closes ("in body" and the table insertion modes of the standard's tree
+/// construction). Elements are sorted into categories for the searches, and start tags into
+/// rules.
+mod implied {
+    use super::hash;
+
+    // What an open element is. The first [`SEARCHED`] categories are searched by position.
+    /// `p`
+    pub const P: u16 = 1 << 0;
+    /// `li`
+    pub const LI: u16 = 1 << 1;
+    /// `dd`, `dt`
+    pub const DDT: u16 = 1 << 2;
+    /// `td`, `th`
+    pub const CELL: u16 = 1 << 3;
+    /// `tr`
+    pub const ROW: u16 = 1 << 4;
+    /// `tbody`, `thead`, `tfoot`
+    pub const SECTION: u16 = 1 << 5;
+    /// `table`
+    pub const TABLE: u16 = 1 << 6;
+    /// `caption`, `colgroup`
+    pub const CAPTION: u16 = 1 << 7;
+    /// `template`
+    pub const TEMPLATE: u16 = 1 << 8;
+    /// `button`
+    pub const BUTTON: u16 = 1 << 9;
+    /// The standard's scope boundaries: applet, caption, html, table, td, th, marquee,
+    /// object, template.
+    pub const SCOPE: u16 = 1 << 10;
+    /// Special elements but address, div, p and li: they end the search for an `li` to
+    /// close.
+    pub const LI_STOP: u16 = 1 << 11;
+    /// Special elements but address, div, p, dd and dt: the same for `dd`/`dt`.
+    pub const DDT_STOP: u16 = 1 << 12;
+    /// Categories with a stack of positions.
+    pub const SEARCHED: usize = 13;
+    /// `option` (only ever looked for on top of the stack, as the next two).
+    pub const OPTION: u16 = 1 << 13;
+    /// `optgroup`
+    pub const OPTGROUP: u16 = 1 << 14;
+    /// `h1`–`h6`
+    pub const HEADING: u16 = 1 << 15;
+
+    // What a start tag does.
+    /// Closes a `p` in button scope.
+    pub const R_P: u16 = 1 << 0;
+    /// `li`: closes the nearest `li` unless a special element comes first.
+    pub const R_LI: u16 = 1 << 1;
+    /// `dd`/`dt`: the same for `dd`/`dt`.
+    pub const R_DDT: u16 = 1 << 2;
+    /// `button`: closes a `button` in scope.
+    pub const R_BUTTON: u16 = 1 << 3;
+    /// `option`: closes an `option` that is the current element.
+    pub const R_OPTION: u16 = 1 << 4;
+    /// `optgroup`: closes an `option`, then an `optgroup`, that is the current element.
+    pub const R_OPTGROUP: u16 = 1 << 5;
+    /// `h1`–`h6`: closes a heading that is the current element.
+    pub const R_HEADING: u16 = 1 << 6;
+    /// `td`/`th`: closes the open cell (or caption) and what is open in the row.
+    pub const R_CELL: u16 = 1 << 7;
+    /// `tr`: closes the open cell and row and what is open in the table section.
+    pub const R_ROW: u16 = 1 << 8;
+    /// `tbody`, `thead`, `tfoot`, `caption`, `colgroup`, `col`: closes the open cell, row
+    /// and section and what is open in the table.
+    pub const R_SECTION: u16 = 1 << 9;
+    /// `table` in a table (not in a cell or caption): closes that table.
+    pub const R_TABLE: u16 = 1 << 10;
+
+    macro_rules! names {
+        ($($c:ident = $s:literal),* $(,)?) => { $(const $c: u64 = hash($s);)* };
+    }
+    names! {
+        ADDRESS = b"address", APPLET = b"applet", ARTICLE = b"article", ASIDE = b"aside",
+        BLOCKQUOTE = b"blockquote", BODY = b"body", BUTTON_ = b"button", CAPTION_ = b"caption",
+        CENTER = b"center", COL = b"col", COLGROUP = b"colgroup", DD = b"dd",
+        DETAILS = b"details", DIALOG = b"dialog", DIR = b"dir", DIV = b"div", DL = b"dl",
+        DT = b"dt", FIELDSET = b"fieldset", FIGCAPTION = b"figcaption", FIGURE = b"figure",
+        FOOTER = b"footer", FORM = b"form", FRAMESET = b"frameset", H1 = b"h1", H2 = b"h2",
+        H3 = b"h3", H4 = b"h4", H5 = b"h5", H6 = b"h6", HEAD = b"head", HEADER = b"header",
+        HGROUP = b"hgroup", HR = b"hr", HTML = b"html", IFRAME = b"iframe", LI_ = b"li",
+        LISTING = b"listing", MAIN = b"main", MARQUEE = b"marquee", MENU = b"menu",
+        NAV = b"nav", NOEMBED = b"noembed", NOFRAMES = b"noframes", NOSCRIPT = b"noscript",
+        OBJECT = b"object", OL = b"ol", OPTGROUP_ = b"optgroup", OPTION_ = b"option",
+        P_ = b"p", PLAINTEXT = b"plaintext", PRE = b"pre", SCRIPT = b"script",
+        SEARCH = b"search", SECTION_ = b"section", SELECT = b"select", STYLE = b"style",
+        SUMMARY = b"summary", TABLE_ = b"table", TBODY = b"tbody", TD = b"td",
+        TEMPLATE_ = b"template", TEXTAREA = b"textarea", TFOOT = b"tfoot", TH = b"th",
+        THEAD = b"thead", TITLE = b"title", TR = b"tr", UL = b"ul", XMP = b"xmp",
+    }
+
+    /// Special elements, as both searches see them.
+    const SPECIAL: u16 = LI_STOP | DDT_STOP;
+
+    /// The rule of a start tag and the category of its element, by name hash.
+    pub fn of(h: u64) -> (u16, u16) {
+        match h {
+            P_ => (R_P, P),
+            LI_ => (R_LI | R_P, LI | DDT_STOP),
+            DD | DT => (R_DDT | R_P, DDT | LI_STOP),
+            TD | TH => (R_CELL, CELL | SCOPE | SPECIAL),
+            TR => (R_ROW, ROW | SPECIAL),
+            TBODY | THEAD | TFOOT => (R_SECTION, SECTION | SPECIAL),
+            CAPTION_ => (R_SECTION, CAPTION | SCOPE | SPECIAL),
+            COLGROUP => (R_SECTION, CAPTION | SPECIAL),
+            COL => (R_SECTION, 0),
+            TABLE_ => (R_TABLE | R_P, TABLE | SCOPE | SPECIAL),
+            TEMPLATE_ => (0, TEMPLATE | SCOPE | SPECIAL),
+            BUTTON_ => (R_BUTTON, BUTTON | SPECIAL),
+            OPTION_ => (R_OPTION, OPTION),
+            OPTGROUP_ => (R_OPTGROUP, OPTGROUP),
+            H1 | H2 | H3 | H4 | H5 | H6 => (R_P | R_HEADING, HEADING | SPECIAL),
+            ADDRESS | DIV => (R_P, 0),
+            ARTICLE | ASIDE | BLOCKQUOTE | CENTER | DETAILS | DIALOG | DIR | DL | FIELDSET
+            | FIGCAPTION | FIGURE | FOOTER | FORM | HEADER | HGROUP | LISTING | MAIN | MENU
+            | NAV | OL | PLAINTEXT | PRE | SEARCH | SECTION_ | SUMMARY | UL | XMP => (R_P, SPECIAL),
+            HR => (R_P, 0),
+            APPLET | MARQUEE | OBJECT | HTML => (0, SCOPE | SPECIAL),
+            BODY | FRAMESET | HEAD | IFRAME | NOEMBED | NOFRAMES | NOSCRIPT | SCRIPT | SELECT
+            | STYLE | TEXTAREA | TITLE => (0, SPECIAL),
+            _ => (0, 0),
+        }
+    }
 }
 
 /// Text parsing modes of the tokenizer.
@@ -972,8 +1106,14 @@ const SHALLOW: usize = 64;
 #[derive(Debug)]
 struct Tree {
     ns: Vec<Ns>,
+    /// How many elements were open when each namespace of `ns` was entered.
+    ns_at: Vec<usize>,
     /// Name keys of the open elements.
     open: Vec<u64>,
+    /// Their [`implied`] categories.
+    cats: Vec<u16>,
+    /// Positions in `open` of the elements of each searched category, lowest first.
+    at: [Vec<u32>; implied::SEARCHED],
     /// How many open elements of each name sit at depth [`SHALLOW`] or more (an end tag
     /// whose name is not among them looks for it in the shallow part only).
     // NOTE: most pages stay shallower than that and never touch the map.
@@ -994,7 +1134,10 @@ impl Tree {
     fn new() -> Self {
         Tree {
             ns: vec![Ns::Html],
+            ns_at: vec![0],
             open: Vec::new(),
+            cats: Vec::new(),
+            at: Default::default(),
             deep_counts: HashMap::default(),
             events: Vec::new(),
             attrs: Vec::new(),
@@ -1056,14 +1199,215 @@ impl Tree {
     /// Enters a namespace; `cdata_allowed` is the tokenizer's.
     fn enter(&mut self, ns: Ns, cdata_allowed: &mut bool) {
         self.ns.push(ns);
+        self.ns_at.push(self.open.len());
         *cdata_allowed = ns != Ns::Html;
     }
 
     fn leave(&mut self, cdata_allowed: &mut bool) {
         if self.ns.len() > 1 {
             self.ns.pop();
+            self.ns_at.pop();
         }
         *cdata_allowed = self.current() != Ns::Html;
+    }
+
+    /// Leaves `svg`/`math` content at a tag that breaks out of it (a `p`, `div`, `h1`, … start
+    /// tag, a `font` with `color`, `face` or `size`, a `</p>` or `</br>`), which starts at
+    /// `mark`. As the standard's tree construction does, the foreign elements of that
+    /// namespace are closed too: a page that never closes its `<svg>` goes on with the
+    /// `<p>` as the page's content. (`lol_html`'s tokenizer leaves the namespace, and so
+    /// does the guard; it only ever left the elements open.)
+    fn break_out(&mut self, cdata_allowed: &mut bool, mark: u64) {
+        let at = (self.ns.len() > 1).then(|| self.ns_at[self.ns_at.len() - 1]);
+        self.leave(cdata_allowed);
+        if let Some(at) = at {
+            self.close_from(at, mark);
+        }
+    }
+
+    /// The lowest position a search for an element to close may reach: above the
+    /// innermost HTML integration point (`foreignObject`, `desc`, `title` in `svg`; `mi`, …
+    /// in `math`), which is a boundary of every scope.
+    fn floor(&self) -> usize {
+        if self.ns.len() > 1 {
+            self.ns_at[self.ns_at.len() - 1] + 1
+        } else {
+            0
+        }
+    }
+
+    /// The nearest open element of the searched category `bit` above the floor.
+    fn nearest(&self, bit: u16) -> Option<usize> {
+        let i = bit.trailing_zeros() as usize;
+        let pos = *self.at[i].last()? as usize;
+        (pos >= self.floor()).then_some(pos)
+    }
+
+    /// The nearest table-structure element (cell, row, section, table, caption or
+    /// template: what decides the table insertion mode) and its category.
+    fn nearest_struct(&self) -> Option<(usize, u16)> {
+        let mut best: Option<(usize, u16)> = None;
+        for bit in [
+            implied::CELL,
+            implied::ROW,
+            implied::SECTION,
+            implied::TABLE,
+            implied::CAPTION,
+            implied::TEMPLATE,
+        ] {
+            if let Some(pos) = self.nearest(bit) {
+                if best.is_none_or(|(b, _)| pos > b) {
+                    best = Some((pos, bit));
+                }
+            }
+        }
+        best
+    }
+
+    /// The category of the current element.
+    fn top(&self) -> u16 {
+        self.cats.last().copied().unwrap_or(0)
+    }
+
+    /// Closes the open elements from position `at` up, as implied by a tag that starts at
+    /// `mark`: they end there, as if their end tags stood before it.
+    fn close_from(&mut self, at: usize, mark: u64) {
+        if self.open.len() > at {
+            self.drop_from(at);
+            self.events.push(Piece::End(EndTag {
+                start: mark,
+                end: mark,
+                depth: at,
+            }));
+        }
+    }
+
+    /// Closes a `p` in button scope.
+    fn close_p(&mut self, mark: u64) {
+        use implied::*;
+        if let Some(p) = self.nearest(P) {
+            let bound = self.nearest(SCOPE).max(self.nearest(BUTTON));
+            if bound.is_none_or(|b| b < p) {
+                self.close_from(p, mark);
+            }
+        }
+    }
+
+    /// Applies the implied end tags of a start tag read as HTML, with rule `rule` (see
+    /// [`implied`]), that starts at `mark`, before it is pushed.
+    ///
+    /// NOTE: the standard's rules as far as they close elements: a start tag never opens
+    /// elements here (no implied `tbody` or `tr`), and misnested content is not moved (no
+    /// foster parenting or adoption agency). The searches follow the standard's scopes:
+    /// an `li` closes the nearest `li` unless an `ul`, `ol`, `table` or other special
+    /// element comes first, a `td` closes the open cell of its own table, and so on. With
+    /// them, a page that leaves out the end tags HTML lets it leave out gives the same
+    /// open elements, and so the same lines, as the page with them, and a 5,000-row table
+    /// without end tags stays a few elements deep.
+    fn implied(&mut self, rule: u16, mark: u64) {
+        use implied::*;
+        if rule & R_TABLE != 0 {
+            // A table in a table (not in one of its cells) closes that table.
+            if let (Some((_, cat)), Some(table)) = (self.nearest_struct(), self.nearest(TABLE)) {
+                let in_table = cat & (ROW | SECTION | TABLE) != 0;
+                if in_table && self.nearest(TEMPLATE).is_none_or(|t| t < table) {
+                    self.close_from(table, mark);
+                }
+            }
+        }
+        if rule & (R_LI | R_DDT) != 0 {
+            let (item, stop) = if rule & R_LI != 0 {
+                (LI, LI_STOP)
+            } else {
+                (DDT, DDT_STOP)
+            };
+            if let Some(pos) = self.nearest(item) {
+                if self.nearest(stop).is_none_or(|s| s < pos) {
+                    self.close_from(pos, mark);
+                }
+            }
+        }
+        if rule & (R_CELL | R_ROW | R_SECTION) != 0 {
+            while let Some((pos, cat)) = self.nearest_struct() {
+                let close = match cat {
+                    CELL | CAPTION => true,
+                    ROW => rule & (R_ROW | R_SECTION) != 0,
+                    SECTION => rule & R_SECTION != 0,
+                    _ => false,
+                };
+                if close {
+                    self.close_from(pos, mark);
+                } else {
+                    // What is open inside the row, section, table or template.
+                    self.close_from(pos + 1, mark);
+                    break;
+                }
+            }
+        }
+        if rule & R_P != 0 {
+            self.close_p(mark);
+        }
+        if rule & R_HEADING != 0 && self.top() & HEADING != 0 {
+            self.close_from(self.open.len() - 1, mark);
+        }
+        if rule & R_BUTTON != 0 {
+            if let Some(b) = self.nearest(BUTTON) {
+                if self.nearest(SCOPE).is_none_or(|s| s < b) {
+                    self.close_from(b, mark);
+                }
+            }
+        }
+        if rule & (R_OPTION | R_OPTGROUP) != 0 {
+            if self.top() & OPTION != 0 {
+                self.close_from(self.open.len() - 1, mark);
+            }
+            if rule & R_OPTGROUP != 0 && self.top() & OPTGROUP != 0 {
+                self.close_from(self.open.len() - 1, mark);
+            }
+        }
+    }
+
+    /// Pushes an open element with name key `key` and category `cat`.
+    fn push_open(&mut self, key: u64, cat: u16) {
+        let pos = self.open.len() as u32;
+        self.open.push(key);
+        self.cats.push(cat);
+        let mut bits = cat & ((1 << implied::SEARCHED) - 1);
+        while bits != 0 {
+            self.at[bits.trailing_zeros() as usize].push(pos);
+            bits &= bits - 1;
+        }
+        if self.open.len() > SHALLOW {
+            *self.deep_counts.entry(key).or_insert(0) += 1;
+        }
+    }
+
+    /// Forgets the open elements from position `at` up.
+    fn drop_from(&mut self, at: usize) {
+        if self.open.len() <= at {
+            return;
+        }
+        if self.open.len() > SHALLOW {
+            for k in self.open.drain(at.max(SHALLOW)..) {
+                if let Some(n) = self.deep_counts.get_mut(&k) {
+                    *n -= 1;
+                    if *n == 0 {
+                        self.deep_counts.remove(&k);
+                    }
+                }
+            }
+        }
+        self.open.truncate(at);
+        let popped = self.cats[at..].iter().fold(0, |a, &c| a | c);
+        self.cats.truncate(at);
+        let mut bits = popped & ((1 << implied::SEARCHED) - 1);
+        while bits != 0 {
+            let stack = &mut self.at[bits.trailing_zeros() as usize];
+            while stack.last().is_some_and(|&p| p as usize >= at) {
+                stack.pop();
+            }
+            bits &= bits - 1;
+        }
     }
 
     /// Applies a tag the tokenizer has just emitted; it ends at offset `end`.
@@ -1091,11 +1435,9 @@ impl Tree {
                         self.leave(&mut tok.cdata_allowed);
                     }
                 }
-            } else if (cur == Ns::Svg && h == tag::SVG)
-                || (cur == Ns::MathMl && h == tag::MATH)
-                || h == tag::P
-                || h == tag::BR
-            {
+            } else if h == tag::P || h == tag::BR {
+                self.break_out(&mut tok.cdata_allowed, tok.mark);
+            } else if (cur == Ns::Svg && h == tag::SVG) || (cur == Ns::MathMl && h == tag::MATH) {
                 self.leave(&mut tok.cdata_allowed);
             }
             if let Some(depth) = self.pop_to(t.key()) {
@@ -1106,14 +1448,19 @@ impl Tree {
                 }));
             }
         } else {
+            // Whether the tag is read as HTML (not as a foreign element in svg/math).
+            let mut as_html = self.current() == Ns::Html;
             if h == tag::SVG {
+                as_html = false;
                 self.enter(Ns::Svg, &mut tok.cdata_allowed);
             } else if h == tag::MATH {
+                as_html = false;
                 self.enter(Ns::MathMl, &mut tok.cdata_allowed);
             } else if self.current() != Ns::Html {
                 let cur = self.current();
                 if tag::FOREIGN_EXIT.contains(&h) {
-                    self.leave(&mut tok.cdata_allowed);
+                    self.break_out(&mut tok.cdata_allowed, tok.mark);
+                    as_html = self.current() == Ns::Html;
                 } else if (cur == Ns::Svg
                     && matches!(h, tag::DESC | tag::TITLE | tag::FOREIGN_OBJECT))
                     || (cur == Ns::MathMl
@@ -1124,7 +1471,8 @@ impl Tree {
                     }
                 } else if h == tag::FONT {
                     if t.font_attr {
-                        self.leave(&mut tok.cdata_allowed);
+                        self.break_out(&mut tok.cdata_allowed, tok.mark);
+                        as_html = self.current() == Ns::Html;
                     }
                 } else if h == EMPTY
                     && cur == Ns::MathMl
@@ -1139,6 +1487,10 @@ impl Tree {
                 tok.text_type = text;
             }
             tok.last_start_hash = h;
+            let (rule, cat) = if as_html { implied::of(h) } else { (0, 0) };
+            if rule != 0 {
+                self.implied(rule, tok.mark);
+            }
             let pushed = if self.current() == Ns::Html {
                 !tag::is_void(h)
             } else {
@@ -1154,11 +1506,7 @@ impl Tree {
                 content: pushed,
             }));
             if pushed {
-                let key = t.key();
-                self.open.push(key);
-                if self.open.len() > SHALLOW {
-                    *self.deep_counts.entry(key).or_insert(0) += 1;
-                }
+                self.push_open(t.key(), cat);
             }
         }
         let next = if to_data {
@@ -1184,17 +1532,7 @@ impl Tree {
             let shallow = &self.open[..self.open.len().min(SHALLOW)];
             shallow.iter().rposition(|&k| k == key)?
         };
-        if self.open.len() > SHALLOW {
-            for k in self.open.drain(at.max(SHALLOW)..) {
-                if let Some(n) = self.deep_counts.get_mut(&k) {
-                    *n -= 1;
-                    if *n == 0 {
-                        self.deep_counts.remove(&k);
-                    }
-                }
-            }
-        }
-        self.open.truncate(at);
+        self.drop_from(at);
         Some(at)
     }
 }

@@ -52,6 +52,10 @@
 //! ```
 //!
 //! # Rules
+//! - Elements end where HTML's tree construction ends them: at their end tag, or where a
+//!   start tag implies it (a `<p>` ends an open `p`, a `<td>` the open cell, a `<li>` the
+//!   open item, a `<p>` or `<div>` an unclosed `<svg>` or `<math>`, …), so leaving out the
+//!   end tags HTML lets a page leave out changes no line but its byte offsets.
 //! - Text is decoded (character references by the WHATWG rules, including legacy forms
 //!   without `;`) and whitespace is collapsed, except inside `<pre>`, where whitespace is
 //!   kept and every source line becomes a line.
@@ -89,8 +93,11 @@
 //! | [`DETECT_BYTES`] | 64 KiB | held back while the encoding is not yet known |
 //!
 //! The open-element count is the tokenizer's: it rises with every start tag of an element
-//! that can have content and falls only with matching end tags, so unclosed `<p>`, `<li>` or
-//! `<td>` count too. Cut constructs and skipped start tags change the bytes the tokenizer
+//! that can have content and falls with end tags and with the end tags HTML implies (a
+//! `<p>` closes an open `p`, a `<td>` the open cell, a `<tr>` the open row, an `<li>` the
+//! open item, a `<div>` inside an unclosed `<svg>` the svg, …; see `guard.rs`), so pages
+//! that leave out optional end tags stay as shallow as with them, and only elements that
+//! really nest (a hundred thousand `<div>`s) reach the cap. Cut constructs and skipped start tags change the bytes the tokenizer
 //! sees one for one (see `guard.rs`), so offsets and byte accounting are those of the
 //! input, and the result does not depend on how the input is cut into pieces. Between two
 //! pieces the splitter keeps at most the start tag being read (within [`MAX_TAG_BYTES`]).
@@ -122,7 +129,7 @@ use guard::{AttrSpan, EndTag, Guard, Limits, Piece, StartTag, TextKind};
 pub use guard::{MAX_ATTRIBUTES, MAX_OPEN_ELEMENTS, MAX_TAG_BYTES};
 pub use shape::{CodeBlock, ListItem, Span, SpanKind, Structure, TableCell};
 pub use tags::{Block, ctx, hint};
-use tags::{Closes, class_hints, classify, role_ctx};
+use tags::{class_hints, classify, role_ctx};
 
 use crate::input::{self, DETECT_BYTES, EncodingSource, PRESCAN_BYTES, Sniffed};
 use crate::{Error, Result};
@@ -227,7 +234,6 @@ impl Line {
 #[derive(Debug)]
 struct Open {
     id: u32,
-    kind: Kind,
     breaks: bool,
     block: tags::Block,
     heading: u8,
@@ -274,38 +280,6 @@ impl std::fmt::Debug for NodeDecoder {
         f.debug_tuple("NodeDecoder")
             .field(&self.0.encoding().name())
             .finish()
-    }
-}
-
-/// Element kinds that take part in implied end tags.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    P,
-    Li,
-    DtDd,
-    Cell,
-    Row,
-    Option,
-    List,
-    Dl,
-    Table,
-    Select,
-    Other,
-}
-
-fn kind_of(name: &str) -> Kind {
-    match name {
-        "p" => Kind::P,
-        "li" => Kind::Li,
-        "dt" | "dd" => Kind::DtDd,
-        "td" | "th" => Kind::Cell,
-        "tr" => Kind::Row,
-        "option" | "optgroup" => Kind::Option,
-        "ul" | "ol" | "menu" => Kind::List,
-        "dl" => Kind::Dl,
-        "table" | "tbody" | "thead" | "tfoot" => Kind::Table,
-        "select" | "datalist" => Kind::Select,
-        _ => Kind::Other,
     }
 }
 
@@ -491,20 +465,8 @@ impl State {
             return None;
         }
         let info = classify(&name);
-        let kind = kind_of(&name);
         if info.breaks {
             self.break_at(loc.start as u64);
-        }
-        if info.closes_p {
-            self.close_implied(Kind::P, &[]);
-        }
-        match info.closes {
-            Closes::None => {}
-            Closes::Li => self.close_implied(Kind::Li, &[Kind::List, Kind::Table, Kind::Dl]),
-            Closes::DtDd => self.close_implied(Kind::DtDd, &[Kind::Dl, Kind::List, Kind::Table]),
-            Closes::Cell => self.close_implied(Kind::Cell, &[Kind::Row, Kind::Table]),
-            Closes::Row => self.close_implied(Kind::Row, &[Kind::Table]),
-            Closes::Option => self.close_implied(Kind::Option, &[Kind::Select]),
         }
         if self.shape.is_some() && shape::wanted(&name) {
             self.shape_start(&name, tag, attrs, bytes, encoding);
@@ -560,12 +522,7 @@ impl State {
                 _ => {}
             }
         }
-        if !info.breaks
-            && kind == Kind::Other
-            && ctx_bits == 0
-            && hints == 0
-            && descriptor.is_none()
-        {
+        if !info.breaks && ctx_bits == 0 && hints == 0 && descriptor.is_none() {
             // NOTE: a plain inline element (span, b, em, code, …) changes nothing a line
             // records, so it is not tracked: this saves an end-tag handler per element.
             // Line::depth therefore counts the elements that matter, not every one.
@@ -589,7 +546,6 @@ impl State {
         self.hints_now |= hints;
         self.stack.push(Open {
             id,
-            kind,
             breaks: info.breaks,
             block: info.block,
             heading: info.heading,
@@ -631,22 +587,6 @@ impl State {
                 if self.hint_counts[bit] == 0 {
                     self.hints_now &= !(1 << bit);
                 }
-            }
-        }
-    }
-
-    /// Closes an open element of `kind` that a new start tag implicitly ends, searching
-    /// down from the top of the stack and stopping at any element of a `scope` kind (or,
-    /// for `<p>`, at any line-breaking element).
-    fn close_implied(&mut self, kind: Kind, scope: &[Kind]) {
-        const SEARCH: usize = 64;
-        for (pos, open) in self.stack.iter().enumerate().rev().take(SEARCH) {
-            if open.kind == kind {
-                self.pop_to(pos);
-                return;
-            }
-            if scope.contains(&open.kind) || (kind == Kind::P && open.breaks) {
-                return;
             }
         }
     }

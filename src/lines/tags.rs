@@ -121,27 +121,6 @@ pub(crate) struct TagInfo {
     pub heading: u8,
     /// Context bits this element sets for its content.
     pub ctx: u16,
-    /// Which implied-end rule a start tag of this element triggers.
-    pub closes: Closes,
-    /// `p` is closed by this start tag (HTML's "p end tag may be omitted" list).
-    pub closes_p: bool,
-}
-
-/// Implied end tags (a small part of HTML's tree construction, enough to keep the open
-/// element stack honest for lists, tables and options written without end tags).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Closes {
-    None,
-    /// `<li>` closes an open `li` up to the nearest list.
-    Li,
-    /// `<dt>`/`<dd>` close an open `dt`/`dd` up to the nearest `dl`.
-    DtDd,
-    /// `<td>`/`<th>` close an open cell up to the nearest row.
-    Cell,
-    /// `<tr>` closes an open row up to the nearest table section.
-    Row,
-    /// `<option>` closes an open option.
-    Option,
 }
 
 const fn info(breaks: bool, block: Block, ctx: u16) -> TagInfo {
@@ -150,8 +129,6 @@ const fn info(breaks: bool, block: Block, ctx: u16) -> TagInfo {
         block,
         heading: 0,
         ctx,
-        closes: Closes::None,
-        closes_p: breaks,
     }
 }
 
@@ -161,14 +138,12 @@ pub(crate) const INLINE: TagInfo = TagInfo {
     block: Block::Other,
     heading: 0,
     ctx: 0,
-    closes: Closes::None,
-    closes_p: false,
 };
 
 /// Classifies a lower-case tag name.
 pub(crate) fn classify(name: &str) -> TagInfo {
     use Block::*;
-    let mut i = match name {
+    match name {
         "p" => info(true, P, 0),
         "div" | "section" | "hgroup" | "center" | "fieldset" | "legend" | "address" | "details"
         | "dialog" | "search" => info(true, Div, 0),
@@ -183,103 +158,30 @@ pub(crate) fn classify(name: &str) -> TagInfo {
         "menu" => info(true, Other, ctx::MENU),
         "ul" | "ol" | "dl" | "summary" | "hr" | "br" | "caption" | "thead" | "tbody" | "tfoot"
         | "frameset" | "iframe" | "video" | "audio" | "canvas" => info(true, Other, 0),
-        "li" => TagInfo {
-            closes: Closes::Li,
-            ..info(true, Li, ctx::LIST_ITEM)
-        },
-        "dt" | "dd" => TagInfo {
-            closes: Closes::DtDd,
-            ..info(true, Li, ctx::LIST_ITEM)
-        },
-        "table" => info(true, Cell, 0),
-        "tr" => TagInfo {
-            closes: Closes::Row,
-            ..info(true, Cell, 0)
-        },
-        "td" | "th" => TagInfo {
-            closes: Closes::Cell,
-            ..info(true, Cell, ctx::CELL)
-        },
+        "li" | "dt" | "dd" => info(true, Li, ctx::LIST_ITEM),
+        "table" | "tr" => info(true, Cell, 0),
+        "td" | "th" => info(true, Cell, ctx::CELL),
         "pre" | "listing" | "xmp" | "plaintext" => info(true, Pre, ctx::PRE),
         "blockquote" => info(true, Quote, 0),
         "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => TagInfo {
             heading: name.as_bytes()[1] - b'0',
             ..info(true, Heading, 0)
         },
-        "option" | "optgroup" => TagInfo {
-            closes: Closes::Option,
-            closes_p: false,
-            ..info(true, Other, 0)
-        },
-        "select" | "datalist" => TagInfo {
-            closes_p: false,
-            ..info(true, Other, ctx::SELECT)
-        },
-        "button" => TagInfo {
-            closes_p: false,
-            ..info(false, Other, ctx::BUTTON)
-        },
-        "label" => TagInfo {
-            closes_p: false,
-            ..info(false, Other, ctx::LABEL)
-        },
-        "a" => TagInfo {
-            closes_p: false,
-            ..info(false, Other, ctx::LINK)
-        },
+        "option" | "optgroup" => info(true, Other, 0),
+        "select" | "datalist" => info(true, Other, ctx::SELECT),
+        "button" => info(false, Other, ctx::BUTTON),
+        "label" => info(false, Other, ctx::LABEL),
+        "a" => info(false, Other, ctx::LINK),
         // Read as markup, as a parser with scripting disabled does: the fallback content
         // shown in place of a scripted page (a forum thread, an article) is usually its text.
-        "noscript" => TagInfo {
-            closes_p: false,
-            ..info(true, Other, 0)
-        },
+        "noscript" => info(true, Other, 0),
         // NOTE: not `head`: what the head may hold is hidden by these elements themselves
         // (or is void: meta, link, base), and anything else ends the head (see
         // `State::start_tag`).
         "script" | "style" | "template" | "svg" | "math" | "title" | "textarea" | "object"
-        | "noembed" | "noframes" => TagInfo {
-            closes_p: false,
-            ..info(false, Other, ctx::SKIP)
-        },
+        | "noembed" | "noframes" => info(false, Other, ctx::SKIP),
         _ => INLINE,
-    };
-    // HTML's list of elements whose start tag closes an open <p>.
-    i.closes_p = matches!(
-        name,
-        "address"
-            | "article"
-            | "aside"
-            | "blockquote"
-            | "details"
-            | "dialog"
-            | "div"
-            | "dl"
-            | "fieldset"
-            | "figcaption"
-            | "figure"
-            | "footer"
-            | "form"
-            | "h1"
-            | "h2"
-            | "h3"
-            | "h4"
-            | "h5"
-            | "h6"
-            | "header"
-            | "hgroup"
-            | "hr"
-            | "main"
-            | "menu"
-            | "nav"
-            | "ol"
-            | "p"
-            | "pre"
-            | "search"
-            | "section"
-            | "table"
-            | "ul"
-    );
-    i
+    }
 }
 
 /// Maps an ARIA `role` value to context bits.

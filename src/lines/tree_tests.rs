@@ -213,3 +213,320 @@ proptest::proptest! {
         proptest::prop_assert_eq!(&lines, &whole, "byte by byte in {:?}", rest);
     }
 }
+
+#[test]
+fn a_p_or_div_leaves_an_unclosed_svg_or_math() {
+    for open in [
+        "<svg viewBox='0 0 1 1'><path d=M0>",
+        "<math><mrow>x",
+        "<svg><g>t",
+    ] {
+        let html = format!("{open}<p>one</p><p>two</p><div class=x>three</div>");
+        assert_eq!(texts(&html), ["one", "two", "three"], "{html}");
+    }
+    // A `font` with `color` leaves too; a plain `font`, an `a` or a `g` does not.
+    assert_eq!(texts("<svg><font color=red>red</font><p>x"), ["red", "x"]);
+    assert_eq!(
+        texts("<svg><font>f</font><a>a</a><g>t</g></svg><p>x"),
+        ["x"]
+    );
+    // Inside `foreignObject` (HTML in svg) a `<p>` stays in the svg, hidden with it.
+    assert_eq!(
+        texts("<svg><foreignObject><p>in</p></foreignObject></svg><p>out"),
+        ["out"]
+    );
+    // The lines after are those of a page whose svg was closed.
+    let closed = shapes("<div class=a><svg><path></svg><p>one<p>two</div>");
+    assert_eq!(shapes("<div class=a><svg><path><p>one<p>two</div>"), closed);
+}
+
+/// A table of `rows` rows of three cells, with or without the end tags HTML lets a page
+/// leave out.
+fn table(rows: usize, end_tags: bool) -> String {
+    let mut html = String::from("<table>");
+    for r in 0..rows {
+        html.push_str("<tr>");
+        for c in 0..3 {
+            html.push_str(&format!("<td>r{r}c{c}"));
+            if end_tags {
+                html.push_str("</td>");
+            }
+        }
+        if end_tags {
+            html.push_str("</tr>");
+        }
+    }
+    html.push_str("</table><p>after");
+    html
+}
+
+#[test]
+fn a_table_without_end_tags_stays_shallow() {
+    let with = shapes(&table(5_000, true));
+    let without = shapes(&table(5_000, false));
+    assert_eq!(without.len(), 15_001);
+    assert_eq!(without, with);
+    assert!(
+        without.iter().all(|l| l.depth <= 3),
+        "cells stay three deep"
+    );
+}
+
+#[test]
+fn paragraphs_and_list_items_without_end_tags_stay_shallow() {
+    let n = 30_000;
+    let html = "<p>paragraph".repeat(n);
+    let lines = split(html.as_bytes()).unwrap();
+    assert_eq!(lines.len(), n);
+    assert!(lines.iter().all(|l| l.depth == 1));
+    let html = format!("<ul>{}</ul><p>after", "<li>item".repeat(n));
+    let lines = split(html.as_bytes()).unwrap();
+    assert_eq!(lines.len(), n + 1);
+    assert!(lines.iter().all(|l| l.depth <= 2));
+    // They never fill the tokenizer's open-element stack: with room for four open
+    // elements, each paragraph is still an element of its own.
+    let limits = Limits {
+        open: 4,
+        ..Limits::default()
+    };
+    for html in [
+        format!("<div>{}", "<p class=a>para".repeat(100)),
+        format!("<table>{}</table>", "<tr><td class=a>cell".repeat(100)),
+        format!("<ul>{}</ul>", "<li class=a>item".repeat(100)),
+    ] {
+        let mut s = Splitter::with_limits(limits);
+        s.write(html.as_bytes()).unwrap();
+        s.end().unwrap();
+        let lines: Vec<Line> = std::iter::from_fn(|| s.next_line()).collect();
+        let mut elements: Vec<u32> = lines.iter().map(|l| l.path[0]).collect();
+        elements.dedup();
+        assert_eq!(elements.len(), lines.len(), "{html}");
+        assert!(lines.iter().all(|l| l.ancestors.len() == 1), "{html}");
+    }
+}
+
+#[test]
+fn implied_end_tags_follow_the_standards_scopes() {
+    // A nested list keeps its outer item open; a div inside an item does not.
+    let nested = shapes("<ul><li>a<ul><li>b<li>c</ul><li>d</ul>");
+    assert_eq!(nested[1].depth, nested[2].depth);
+    assert_eq!(nested[0].depth, nested[3].depth);
+    assert!(nested[1].depth > nested[0].depth);
+    assert_eq!(
+        shapes("<ul><li><div class=x>a</div><li>b</ul>"),
+        shapes("<ul><li><div class=x>a<li>b</ul>")
+    );
+    // A cell of a table inside a cell closes the inner cell only.
+    let inner = shapes("<table><tr><td>a<table><tr><td>b<td>c</table>d<td>e</table>");
+    assert_eq!(inner[1].depth, inner[2].depth);
+    assert_eq!(inner[0].depth, inner[3].depth);
+    assert_eq!(inner[0].depth, inner[4].depth);
+    // A `<p>` around a button is not closed by a div in the button.
+    let button = shapes("<p><button class=b><div>x</div></button>y</p>");
+    assert_eq!(button[1].block, Block::P);
+    // Headings do not nest; options and option groups close each other.
+    let h = shapes("<h1>a<h2>b</h2>");
+    assert_eq!((h[0].depth, h[1].depth, h[1].heading), (1, 1, 2));
+    let o = shapes("<select><optgroup label=g><option>a<option>b<optgroup><option>c</select>");
+    assert_eq!(o[0].depth, o[1].depth);
+    assert_eq!(o[1].depth, o[2].depth);
+}
+
+/// A small random number generator for the document generator below.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// An element (name, attributes, children) or text.
+#[derive(Debug, Clone)]
+enum Node {
+    Text(String),
+    El(&'static str, &'static str, Vec<Node>),
+}
+
+fn el(name: &'static str, children: Vec<Node>) -> Node {
+    Node::El(name, "", children)
+}
+
+/// Flow content: text, paragraphs, divs, lists, tables, selects.
+fn flow(rng: &mut Rng, depth: u32) -> Vec<Node> {
+    let n = rng.below(3) + 1;
+    (0..n)
+        .map(|i| {
+            let word = format!("w{depth}x{i}y{}", rng.below(1000));
+            let kind = if depth >= 3 { 0 } else { rng.below(8) };
+            match kind {
+                0 => Node::Text(word),
+                1 | 2 => el("p", vec![Node::Text(word)]),
+                3 => Node::El("div", " class=c", flow(rng, depth + 1)),
+                4 => {
+                    let list = if rng.below(2) == 0 { "ul" } else { "ol" };
+                    let items = (0..rng.below(3) + 1)
+                        .map(|_| el("li", flow(rng, depth + 1)))
+                        .collect();
+                    el(list, items)
+                }
+                5 => {
+                    let items = (0..rng.below(4) + 1)
+                        .map(|_| {
+                            let name = if rng.below(2) == 0 { "dt" } else { "dd" };
+                            el(name, flow(rng, depth + 1))
+                        })
+                        .collect();
+                    el("dl", items)
+                }
+                6 => {
+                    let rows = |rng: &mut Rng| -> Vec<Node> {
+                        (0..rng.below(3) + 1)
+                            .map(|_| {
+                                let cells = (0..rng.below(3) + 1)
+                                    .map(|_| {
+                                        let name = if rng.below(3) == 0 { "th" } else { "td" };
+                                        el(name, flow(rng, depth + 1))
+                                    })
+                                    .collect();
+                                el("tr", cells)
+                            })
+                            .collect()
+                    };
+                    let mut parts = Vec::new();
+                    if rng.below(3) == 0 {
+                        parts.push(el("caption", vec![Node::Text(word)]));
+                    }
+                    if rng.below(2) == 0 {
+                        parts.extend(rows(rng));
+                    } else {
+                        for section in ["thead", "tbody", "tbody", "tfoot"] {
+                            if rng.below(2) == 0 {
+                                parts.push(el(section, rows(rng)));
+                            }
+                        }
+                    }
+                    el("table", parts)
+                }
+                _ => {
+                    let option = |rng: &mut Rng| {
+                        el("option", vec![Node::Text(format!("o{}", rng.below(9)))])
+                    };
+                    let mut items: Vec<Node> = (0..rng.below(3)).map(|_| option(rng)).collect();
+                    for _ in 0..rng.below(3) {
+                        let group = (0..rng.below(3) + 1).map(|_| option(rng)).collect();
+                        items.push(Node::El("optgroup", " label=g", group));
+                    }
+                    el("select", items)
+                }
+            }
+        })
+        .collect()
+}
+
+/// Whether HTML lets `name`'s end tag be left out before `next` (the next sibling's name,
+/// "#text" for text, `None` at the end of the parent `parent`).
+fn may_omit(name: &str, next: Option<&str>, parent: &str) -> bool {
+    let closes_p = [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "details",
+        "dialog",
+        "div",
+        "dl",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hgroup",
+        "hr",
+        "main",
+        "menu",
+        "nav",
+        "ol",
+        "p",
+        "pre",
+        "search",
+        "section",
+        "table",
+        "ul",
+    ];
+    match (name, next) {
+        ("p", None) => !matches!(
+            parent,
+            "a" | "audio" | "del" | "ins" | "map" | "noscript" | "video"
+        ),
+        ("p", Some(n)) => closes_p.contains(&n),
+        ("li", n) => matches!(n, None | Some("li")),
+        ("dt", n) => matches!(n, Some("dt" | "dd")),
+        ("dd", n) => matches!(n, None | Some("dt" | "dd")),
+        ("td" | "th", n) => matches!(n, None | Some("td" | "th")),
+        ("tr", n) => matches!(n, None | Some("tr")),
+        ("thead", n) => matches!(n, Some("tbody" | "tfoot")),
+        ("tbody", n) => matches!(n, None | Some("tbody" | "tfoot")),
+        ("tfoot", n) => n.is_none(),
+        ("caption", n) => n.is_some_and(|n| n != "#text"),
+        ("option", n) => matches!(n, None | Some("option" | "optgroup")),
+        ("optgroup", n) => matches!(n, None | Some("optgroup")),
+        _ => false,
+    }
+}
+
+fn render(nodes: &[Node], parent: &str, omit: bool, out: &mut String) {
+    for (i, node) in nodes.iter().enumerate() {
+        match node {
+            Node::Text(t) => out.push_str(t),
+            Node::El(name, attrs, children) => {
+                out.push_str(&format!("<{name}{attrs}>"));
+                render(children, name, omit, out);
+                let next = nodes.get(i + 1).map(|n| match n {
+                    Node::Text(_) => "#text",
+                    Node::El(n, _, _) => n,
+                });
+                if !(omit && may_omit(name, next, parent)) {
+                    out.push_str(&format!("</{name}>"));
+                }
+            }
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Leaving out the end tags HTML lets a page leave out changes no line but its byte
+    /// offsets, in any pieces that reach the tokenizer one by one.
+    #[test]
+    fn optional_end_tags_change_no_line(
+        seed in 1u64..u64::MAX,
+        cuts in proptest::collection::vec(0usize..4000, 0..12),
+    ) {
+        let body = flow(&mut Rng(seed), 0);
+        let (mut with, mut without) = (String::new(), String::new());
+        render(&body, "body", false, &mut with);
+        render(&body, "body", true, &mut without);
+        let prefix = declared_prefix();
+        let shape_all = |lines: &[Line]| lines.iter().map(shape).collect::<Vec<_>>();
+        let (whole, _) = split_in_pieces(&prefix, &with, &[]);
+        let (omitted, _) = split_in_pieces(&prefix, &without, &[]);
+        let (a, b) = (shape_all(&omitted), shape_all(&whole));
+        if let Some(i) = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i)) {
+            proptest::prop_assert!(false, "line {}: {:?} vs {:?} in {} vs {}", i, a.get(i), b.get(i), without, with);
+        }
+        let (pieces, _) = split_in_pieces(&prefix, &without, &cuts);
+        proptest::prop_assert_eq!(&pieces, &omitted, "cuts {:?} in {}", cuts, without);
+    }
+}
