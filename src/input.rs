@@ -7,8 +7,11 @@
 //! [`sniff`] decides how the HTML bytes are to be decoded, in the order browsers use: a byte
 //! order mark, then a `charset` declared in a `<meta>` element within the first
 //! [`PRESCAN_BYTES`] bytes, else a guess from the first [`DETECT_BYTES`] bytes (valid UTF-8 is
-//! taken as UTF-8; anything else is left to `chardetng`). Whatever the input encoding,
-//! everything mainline outputs is UTF-8.
+//! taken as UTF-8; anything else is left to `chardetng`). A declared legacy encoding that
+//! the bytes contradict (the first [`DETECT_BYTES`] are valid UTF-8 with multi-byte
+//! sequences, which text in GB2312, ISO-8859-1 or Shift_JIS practically never is) gives way
+//! to UTF-8: a page saved as UTF-8 under an old template's `<meta>` is read as its author
+//! sees it. Whatever the input encoding, everything mainline outputs is UTF-8.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
@@ -44,6 +47,71 @@ pub enum EncodingSource {
     Detected,
     /// Given by the caller (text that is already decoded).
     Given,
+    /// A `<meta>` declared this legacy encoding, but the bytes are valid UTF-8 with
+    /// multi-byte sequences: they are read as UTF-8.
+    Contradicted(&'static Encoding),
+}
+
+impl std::fmt::Display for Sniffed {
+    /// How the document is decoded and why, for reports: `UTF-8 (byte order mark)`,
+    /// `windows-1252 (declared)`, `UTF-8 (detected)`, `UTF-8 (declared GBK, contradicted
+    /// by the bytes)`.
+    ///
+    /// ```
+    /// let s = mainline::input::sniff("<meta charset=gb2312><p>中文</p>".as_bytes(), true);
+    /// assert_eq!(s.to_string(), "UTF-8 (declared GBK, contradicted by the bytes)");
+    /// ```
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = self.encoding.name();
+        match self.source {
+            EncodingSource::Bom => write!(f, "{name} (byte order mark)"),
+            EncodingSource::Meta => write!(f, "{name} (declared)"),
+            EncodingSource::Detected => write!(f, "{name} (detected)"),
+            EncodingSource::Given => write!(f, "{name} (given)"),
+            EncodingSource::Transport => write!(f, "{name} (from the transport)"),
+            EncodingSource::Contradicted(declared) => write!(
+                f,
+                "{name} (declared {}, contradicted by the bytes)",
+                declared.name()
+            ),
+        }
+    }
+}
+
+/// What the first bytes of a document say about UTF-8.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Utf8Evidence {
+    /// A byte sequence that is not UTF-8.
+    Invalid,
+    /// Only ASCII (and perhaps a sequence cut off at the end of an incomplete prefix).
+    Ascii,
+    /// Valid UTF-8 with at least one multi-byte sequence.
+    MultiByte,
+}
+
+/// Looks at the first [`DETECT_BYTES`] of `head` (the whole document when `complete`).
+///
+/// ```
+/// use mainline::input::{utf8_evidence, Utf8Evidence};
+/// assert_eq!(utf8_evidence("<p>café</p>".as_bytes(), true), Utf8Evidence::MultiByte);
+/// assert_eq!(utf8_evidence(b"<p>caf\xe9</p>", true), Utf8Evidence::Invalid);
+/// assert_eq!(utf8_evidence(b"<p>cafe</p>", true), Utf8Evidence::Ascii);
+/// ```
+pub fn utf8_evidence(head: &[u8], complete: bool) -> Utf8Evidence {
+    let prefix = &head[..head.len().min(DETECT_BYTES)];
+    let valid = match std::str::from_utf8(prefix) {
+        Ok(_) => prefix.len(),
+        // An incomplete sequence cut off at the end of the prefix may still be UTF-8.
+        Err(e) if e.error_len().is_none() && !(complete && prefix.len() == head.len()) => {
+            e.valid_up_to()
+        }
+        Err(_) => return Utf8Evidence::Invalid,
+    };
+    if prefix[..valid].is_ascii() {
+        Utf8Evidence::Ascii
+    } else {
+        Utf8Evidence::MultiByte
+    }
 }
 
 /// The outcome of [`sniff`].
@@ -59,6 +127,9 @@ pub struct Sniffed {
 ///
 /// `head` is the start of the document (ideally at least [`DETECT_BYTES`] long, or the
 /// whole document if it is shorter); `complete` says whether `head` is the whole document.
+/// A byte order mark wins over everything; a declared encoding other than UTF-8 gives way to
+/// UTF-8 when the first [`DETECT_BYTES`] are valid UTF-8 with multi-byte sequences
+/// ([`EncodingSource::Contradicted`]).
 ///
 /// ```
 /// use mainline::input::{sniff, EncodingSource};
@@ -76,18 +147,21 @@ pub fn sniff(head: &[u8], complete: bool) -> Sniffed {
         };
     }
     if let Some(encoding) = prescan_meta(&head[..head.len().min(PRESCAN_BYTES)]) {
+        if encoding != encoding_rs::UTF_8
+            && utf8_evidence(head, complete) == Utf8Evidence::MultiByte
+        {
+            return Sniffed {
+                encoding: encoding_rs::UTF_8,
+                source: EncodingSource::Contradicted(encoding),
+            };
+        }
         return Sniffed {
             encoding,
             source: EncodingSource::Meta,
         };
     }
     let prefix = &head[..head.len().min(DETECT_BYTES)];
-    let utf8_ok = match std::str::from_utf8(prefix) {
-        Ok(_) => true,
-        // An incomplete sequence cut off at the end of the prefix is still UTF-8.
-        Err(e) => e.error_len().is_none() && !(complete && prefix.len() == head.len()),
-    };
-    if utf8_ok {
+    if utf8_evidence(head, complete) != Utf8Evidence::Invalid {
         return Sniffed {
             encoding: encoding_rs::UTF_8,
             source: EncodingSource::Detected,
@@ -418,6 +492,30 @@ mod tests {
         assert_eq!(s.source, EncodingSource::Bom);
         let s = sniff(b"\xff\xfe<\x00p\x00", true);
         assert_eq!(s.encoding, encoding_rs::UTF_16LE);
+    }
+
+    #[test]
+    fn a_legacy_declaration_the_bytes_contradict_gives_way_to_utf8() {
+        for label in ["gb2312", "iso-8859-1", "shift_jis", "windows-1252"] {
+            let html = format!("<meta charset={label}><p>中文内容 café</p>");
+            let s = sniff(html.as_bytes(), true);
+            assert_eq!(s.encoding, encoding_rs::UTF_8, "{label}");
+            assert!(
+                matches!(s.source, EncodingSource::Contradicted(_)),
+                "{label}"
+            );
+        }
+        // Text really in the declared encoding, and ASCII, keep the declaration.
+        let (gbk, _, _) = encoding_rs::GBK.encode("<meta charset=gb2312><p>中文内容</p>");
+        assert_eq!(sniff(&gbk, true).encoding, encoding_rs::GBK);
+        let s = sniff(b"<meta charset=iso-8859-1><p>plain</p>", true);
+        assert_eq!(
+            (s.encoding, s.source),
+            (encoding_rs::WINDOWS_1252, EncodingSource::Meta)
+        );
+        // A byte order mark still wins.
+        let s = sniff("\u{feff}<meta charset=gb2312><p>中文</p>".as_bytes(), true);
+        assert_eq!(s.source, EncodingSource::Bom);
     }
 
     #[test]

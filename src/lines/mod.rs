@@ -20,8 +20,8 @@
 //! duplicates included, and whether the element can have content), the text of data and
 //! plain-text nodes, the end tags that close open elements, in document order. The splitter
 //! reads names and values from those ranges and decodes them as `lol_html` does (with
-//! `encoding_rs`, from the document's encoding, which a `<meta charset>` switches when the
-//! encoding was only guessed); it decodes text nodes as `lol_html`'s text decoder does
+//! `encoding_rs`, from the document's encoding, which a `<meta charset>` in the head switches
+//! when the encoding was only guessed from ASCII bytes); it decodes text nodes as `lol_html`'s text decoder does
 //! (replacement characters, characters split between pieces) and then character
 //! references. `lol_html` itself is no longer run on the input: the guard's tests check it
 //! against `lol_html`'s own reports, token for token.
@@ -131,7 +131,7 @@ pub use shape::{CodeBlock, ListItem, Span, SpanKind, Structure, TableCell};
 pub use tags::{Block, ctx, hint};
 use tags::{class_hints, classify, role_ctx};
 
-use crate::input::{self, DETECT_BYTES, EncodingSource, PRESCAN_BYTES, Sniffed};
+use crate::input::{self, DETECT_BYTES, EncodingSource, PRESCAN_BYTES, Sniffed, Utf8Evidence};
 use crate::{Error, Result};
 
 /// The longest line text, in bytes, before a line is split.
@@ -346,6 +346,11 @@ struct State {
     adjust: bool,
     /// A `<meta>` has switched `encoding`.
     encoding_found: bool,
+    /// The body has started (HTML's "in head" and "after head" rules: a start tag of an
+    /// element that does not belong in the head, or text that is not white space): the
+    /// text decoded so far commits the document to its encoding, and a `<meta>` no longer
+    /// switches it.
+    body_started: bool,
     /// The decoder of the current text node, once it needed one (its first bytes that are
     /// not plain ASCII or valid UTF-8): it holds a character split between pieces.
     decoder: Option<NodeDecoder>,
@@ -433,7 +438,7 @@ impl State {
         self.node_decoded = 0;
         let encoding = self.encoding.unwrap_or(encoding_rs::UTF_8);
         let name_bytes = bytes(tag.start + 1, tag.start + 1 + tag.name_len as u64);
-        if self.adjust && name_bytes.eq_ignore_ascii_case(b"meta") {
+        if self.adjust && !self.body_started && name_bytes.eq_ignore_ascii_case(b"meta") {
             self.meta(attrs, bytes, encoding);
         }
         if self.meta.is_some() && crate::meta::wanted(name_bytes) {
@@ -447,6 +452,9 @@ impl State {
         }
         let mut name_buf = [0u8; 32];
         let name = tag_name(name_bytes, encoding, &mut name_buf);
+        if !self.body_started && !in_head(&name) {
+            self.body_started = true;
+        }
         if name == "head" {
             // NOTE: the head is not an element a line can be inside. In HTML's tree
             // construction ("in head", "after head") it holds only base, link, meta,
@@ -598,6 +606,9 @@ impl State {
             // NOTE: a text node is skipped or not as a whole (the context changes only at
             // tags), so its text need not even be decoded.
             return;
+        }
+        if !self.body_started && !raw.iter().all(u8::is_ascii_whitespace) {
+            self.body_started = true;
         }
         let encoding = self.encoding.unwrap_or(encoding_rs::UTF_8);
         // NOTE: as `lol_html` decodes text: valid UTF-8 (or ASCII, in other encodings) as
@@ -823,9 +834,11 @@ impl State {
         m.start_tag(&name, &attrs, tag.end, depth, tag.content);
     }
 
-    /// A `<meta>` when the encoding was guessed. `lol_html`'s rule, which mainline keeps,
-    /// switches the decoding to the first ASCII-compatible charset one declares (from the
-    /// next token on); [`State::source_len`] follows a rule of its own, as it always has.
+    /// A `<meta>` in the head when the encoding was guessed. `lol_html`'s rule, which
+    /// mainline keeps there, switches the decoding to the first ASCII-compatible charset one
+    /// declares (from the next token on); [`State::source_len`] follows a rule of its own,
+    /// as it always has. Once the body has started, or when the bytes have shown UTF-8, a
+    /// `<meta>` changes nothing (see [`Splitter::begin`]).
     fn meta<'b>(
         &mut self,
         attrs: &[AttrSpan],
@@ -1117,6 +1130,27 @@ impl AttrName {
     }
 }
 
+/// Whether an element belongs in the head (HTML's "in head" and "after head" insertion
+/// modes; `html` and `head` themselves start nothing either).
+fn in_head(name: &str) -> bool {
+    matches!(
+        name,
+        "html"
+            | "head"
+            | "base"
+            | "basefont"
+            | "bgsound"
+            | "link"
+            | "meta"
+            | "title"
+            | "noscript"
+            | "noframes"
+            | "style"
+            | "script"
+            | "template"
+    )
+}
+
 /// A start tag's name as `lol_html` gives it: decoded, ASCII letters in lower case (ASCII
 /// names, nearly all, are lower-cased into `buf` when they fit).
 fn tag_name<'a>(raw: &[u8], encoding: &'static Encoding, buf: &'a mut [u8; 32]) -> Cow<'a, str> {
@@ -1285,8 +1319,9 @@ impl Splitter {
     /// Feeds the next piece of the document. Pieces may be of any size and may split
     /// tags, characters and character references anywhere.
     ///
-    /// The first bytes (up to [`DETECT_BYTES`] when no encoding is declared) are held back
-    /// until the encoding is known.
+    /// The first bytes are held back until the encoding is known: up to [`PRESCAN_BYTES`]
+    /// when UTF-8 is declared (or a byte order mark says so), up to [`DETECT_BYTES`] when no
+    /// encoding is declared or a legacy one is (whether the bytes contradict it decides).
     ///
     /// # Errors
     /// [`Error::NotHtml`] when the input starts with the signature of a binary format; the
@@ -1481,8 +1516,13 @@ impl Splitter {
             )
         };
         let st = &mut self.state;
-        // A later <meta charset> may correct a guess, but never a BOM or an early declaration.
-        st.adjust = sniffed.source == EncodingSource::Detected && transcoder.is_none();
+        // A later <meta charset> in the head may correct a guess, but never a BOM, an early
+        // declaration, or UTF-8 that the bytes have shown (multi-byte sequences in the first
+        // DETECT_BYTES): that would turn the rest of a UTF-8 page into mojibake.
+        st.adjust = sniffed.source == EncodingSource::Detected
+            && transcoder.is_none()
+            && !(sniffed.encoding == encoding_rs::UTF_8
+                && input::utf8_evidence(head, complete) == Utf8Evidence::MultiByte);
         st.utf8 = transcoder.is_some() || sniffed.encoding == encoding_rs::UTF_8;
         st.encoding = Some(encoding);
         self.stage = Stage::Running {
@@ -1573,12 +1613,23 @@ fn sniffing_done(
 ) -> bool {
     // NOTE: the declaration prescan looks at the first PRESCAN_BYTES only, so it runs
     // once, when they are complete (not again for every small write). With a charset from
-    // outside, only a byte order mark (at most 3 bytes) can overrule it.
+    // outside, only a byte order mark (at most 3 bytes) can overrule it. A declared legacy
+    // encoding is settled only once DETECT_BYTES show whether the bytes contradict it
+    // (valid UTF-8 with multi-byte sequences), unless they already cannot.
     (transport.is_some() && head.len() >= 3)
         || head.len() >= DETECT_BYTES
-        || (before < PRESCAN_BYTES
-            && head.len() >= PRESCAN_BYTES
-            && input::sniff(&head[..PRESCAN_BYTES], false).source != EncodingSource::Detected)
+        || (before < PRESCAN_BYTES && head.len() >= PRESCAN_BYTES && {
+            let first = &head[..PRESCAN_BYTES];
+            let sniffed = input::sniff(first, false);
+            match sniffed.source {
+                EncodingSource::Bom | EncodingSource::Given | EncodingSource::Transport => true,
+                EncodingSource::Meta => {
+                    sniffed.encoding == encoding_rs::UTF_8
+                        || input::utf8_evidence(first, false) == Utf8Evidence::Invalid
+                }
+                EncodingSource::Detected | EncodingSource::Contradicted(_) => false,
+            }
+        })
 }
 
 /// The most bytes given to the guard in one go.

@@ -530,3 +530,90 @@ proptest::proptest! {
         proptest::prop_assert_eq!(&pieces, &omitted, "cuts {:?} in {}", cuts, without);
     }
 }
+
+/// `n` bytes of ASCII paragraphs.
+fn ascii_paragraphs(n: usize) -> String {
+    let p = "<p>Plain ASCII text of a paragraph, long enough to matter.</p>\n";
+    p.repeat(n / p.len() + 1)
+}
+
+#[test]
+fn a_legacy_charset_the_bytes_contradict_is_read_as_utf8() {
+    let html = format!(
+        "<html><head><meta charset=gb2312><title>t</title></head><body>{}<p>中文内容，café</p>",
+        ascii_paragraphs(2_000)
+    );
+    let mut s = Splitter::new();
+    s.write(html.as_bytes()).unwrap();
+    s.end().unwrap();
+    let lines: Vec<Line> = std::iter::from_fn(|| s.next_line()).collect();
+    assert_eq!(lines.last().unwrap().text, "中文内容，café");
+    let sniffed = s.encoding().unwrap();
+    assert_eq!(sniffed.encoding, encoding_rs::UTF_8);
+    assert_eq!(
+        sniffed.source,
+        EncodingSource::Contradicted(encoding_rs::GBK)
+    );
+    // Bytes really in the declared encoding are read in it.
+    let (gbk, _, _) = encoding_rs::GBK.encode(&html);
+    let lines = split(&gbk).unwrap();
+    assert_eq!(lines.last().unwrap().text, "中文内容，café");
+    // However the page is cut.
+    for chunk in [1, 100, 1024, 70_000] {
+        let mut s = Splitter::new();
+        for piece in html.as_bytes().chunks(chunk) {
+            s.write(piece).unwrap();
+        }
+        s.end().unwrap();
+        assert_eq!(s.encoding(), Some(sniffed), "chunk {chunk}");
+    }
+}
+
+#[test]
+fn a_late_meta_does_not_switch_a_page_committed_to_utf8() {
+    let tail = "<div><meta charset=iso-8859-1></div><p>après, 中文</p>";
+    // UTF-8 shown in the first bytes, and the meta 160 KB into the body.
+    let html = format!("<p>café</p>{}{tail}", ascii_paragraphs(160_000));
+    assert_eq!(texts(&html).last().unwrap(), "après, 中文");
+    // Only ASCII before it, but in the body.
+    let html = format!("<html><body>{}{tail}", ascii_paragraphs(160_000));
+    assert_eq!(texts(&html).last().unwrap(), "après, 中文");
+    // In the head, after ASCII, a meta still corrects the guess (as before).
+    let mut html = format!(
+        "<html><head><script>{}</script><meta charset=windows-1252></head><p>caf",
+        "var a = 1;\n".repeat(200)
+    )
+    .into_bytes();
+    html.extend_from_slice(b"\xe9</p>");
+    assert_eq!(texts(&String::from_utf8_lossy(&html)).len(), 1);
+    assert_eq!(split(&html).unwrap()[0].text, "café");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+
+    /// The encoding decisions give the same lines however a long page is cut after the
+    /// bytes that settle the encoding, each piece reaching the tokenizer on its own.
+    #[test]
+    fn encoding_decisions_give_the_same_lines_in_any_pieces(
+        declared in proptest::sample::select(vec!["", "<meta charset=gb2312>", "<meta charset=iso-8859-1>"]),
+        late in proptest::sample::select(vec!["", "<meta charset=koi8-r>"]),
+        utf8 in proptest::bool::ANY,
+        cuts in proptest::collection::vec(0usize..100_000, 0..8),
+    ) {
+        let text = if utf8 { "<p>中文 café</p>" } else { "<p>plain</p>" };
+        let doc = format!(
+            "<html><head>{declared}</head><body>{text}{}<div>{late}</div>{}{text}",
+            ascii_paragraphs(70_000),
+            ascii_paragraphs(20_000)
+        );
+        let (prefix, rest) = doc.split_at(DETECT_BYTES + 10);
+        let (whole, trailing) = split_in_pieces(prefix, rest, &[]);
+        let (lines, t) = split_in_pieces(prefix, rest, &cuts);
+        proptest::prop_assert_eq!(&lines, &whole);
+        proptest::prop_assert_eq!(t, trailing);
+        if utf8 {
+            proptest::prop_assert_eq!(&whole.last().unwrap().text, "中文 café");
+        }
+    }
+}
