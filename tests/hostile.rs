@@ -362,15 +362,22 @@ fn invalid_utf8_in_a_utf8_page_becomes_replacement_characters() {
 }
 
 #[test]
-fn a_page_declared_as_one_charset_but_in_another_follows_the_declaration() {
+fn a_page_declared_as_one_charset_but_in_another_follows_the_declaration_unless_it_is_utf8() {
     let dir = scratch();
-    // UTF-8 bytes declared windows-1252: read as windows-1252, as browsers do.
+    // UTF-8 bytes declared windows-1252: the bytes contradict the declaration (valid UTF-8
+    // with multi-byte sequences), so they are read as UTF-8; windows-1252 bytes follow it.
     let path = write_file(
         dir.path(),
         "latin.html",
         [&b"<meta charset=\"windows-1252\"><p>Caf\xC3\xA9 cr\xC3\xA8me</p>"[..]],
     );
-    assert_eq!(all_lines(&path), "Caf\u{C3}\u{A9} cr\u{C3}\u{A8}me\n");
+    assert_eq!(all_lines(&path), "Caf\u{E9} cr\u{E8}me\n");
+    let path = write_file(
+        dir.path(),
+        "latin1.html",
+        [&b"<meta charset=\"windows-1252\"><p>Caf\xE9 cr\xE8me</p>"[..]],
+    );
+    assert_eq!(all_lines(&path), "Caf\u{E9} cr\u{E8}me\n");
     // Latin-1 bytes declared UTF-8: replacement characters.
     let path = write_file(
         dir.path(),
