@@ -11,9 +11,9 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use mainline::Error;
 use mainline::extract::{Decision, Extractor as Engine, ModelScorer, Scorer, Threshold};
 use mainline::model::Model;
+use mainline::{Error, Format, Options};
 use mainline::{features, input};
 use pyo3::create_exception;
 use pyo3::exceptions::{
@@ -36,8 +36,12 @@ create_exception!(
 /// each piece, so what is held besides the page itself stays bounded.
 const PIECE: usize = 64 * 1024;
 
-/// The output formats of this build.
-const FORMATS: [&str; 1] = ["text"];
+/// The output formats, by their names in Python (those of `mainline filter --format`).
+const FORMATS: [(&str, Format); 3] = [
+    ("text", Format::Text),
+    ("markdown", Format::Markdown),
+    ("json", Format::Json),
+];
 
 /// A page handed over by Python: its bytes, and whether they are a decoded `str` (then
 /// UTF-8, whatever a `<meta charset>` in it says).
@@ -45,12 +49,6 @@ const FORMATS: [&str; 1] = ["text"];
 struct Page<'a> {
     bytes: &'a [u8],
     decoded: bool,
-}
-
-/// What is known about a page once it is read, besides its lines.
-struct Read_ {
-    input_bytes: u64,
-    encoding: &'static str,
 }
 
 /// Runs the extractor over one page, handing each decision to `each` in document order.
@@ -62,8 +60,11 @@ fn run(
     page: Page<'_>,
     with_features: bool,
     each: &mut dyn FnMut(Decision),
-) -> mainline::Result<Read_> {
+) -> mainline::Result<()> {
     let mut ex = Engine::new(Arc::clone(scorer)).with_features(with_features);
+    if page.decoded {
+        ex = ex.with_encoding(encoding_rs::UTF_8);
+    }
     let mut feed = |ex: &mut Engine, bytes: &[u8]| -> mainline::Result<()> {
         ex.write(bytes)?;
         while let Some(d) = ex.next_decision() {
@@ -71,14 +72,7 @@ fn run(
         }
         Ok(())
     };
-    if page.decoded {
-        // NOTE: as the CLI does for documents it has decoded itself: a byte order mark makes
-        // the splitter read the bytes as UTF-8, whatever a <meta> in them declares.
-        feed(&mut ex, "\u{feff}".as_bytes())?;
-        for piece in page.bytes.chunks(PIECE) {
-            feed(&mut ex, piece)?;
-        }
-    } else if page.bytes.starts_with(&[0x1f, 0x8b]) {
+    if !page.decoded && page.bytes.starts_with(&[0x1f, 0x8b]) {
         let mut reader = input::wrap(Box::new(Cursor::new(page.bytes.to_vec())));
         let mut buf = vec![0; PIECE];
         loop {
@@ -98,10 +92,7 @@ fn run(
     while let Some(d) = ex.next_decision() {
         each(d);
     }
-    Ok(Read_ {
-        input_bytes: ex.splitter().input_bytes(),
-        encoding: ex.splitter().encoding().map_or("", |s| s.encoding.name()),
-    })
+    Ok(())
 }
 
 /// [`run`] with a panic turned into an error: a bug in mainline must not take the
@@ -225,49 +216,104 @@ fn pool(threads: usize) -> PyResult<Arc<rayon::ThreadPool>> {
 ///
 /// ``Extractor()`` uses the built-in model; ``Extractor(model="my-model.json")`` a model
 /// file written by ``mainline train``; ``Extractor(threshold=0.5)`` the fixed rule (keep a
-/// line when its text density is above the threshold) and no model. The same object can be
-/// used from several threads at once.
+/// line when its text density is above the threshold) and no model. ``format`` is what
+/// ``extract`` and ``extract_many`` return: ``"text"`` (the kept lines), ``"markdown"``
+/// (with ``links`` and ``images`` written when asked) or ``"json"`` (one JSON object with
+/// the metadata, text and counts, as ``mainline filter --format json``). The same object
+/// can be used from several threads at once.
 ///
 /// >>> import mainline
-/// >>> ex = mainline.Extractor()
-/// >>> ex.extract("<nav><a href=/>Home</a></nav><p>Some words of text.</p>")
-/// 'Some words of text.'
+/// >>> ex = mainline.Extractor(format="markdown")
+/// >>> page = "<nav><a href=/>Home</a> <a href=/about>About</a> <a href=/maps>Maps</a></nav>" \
+/// ...        "<article><h1>Tides</h1><p>The tide comes in twice a day, pulled by the moon " \
+/// ...        "and, less, by the sun.</p><p>Walkers who know the times cross the sands and come " \
+/// ...        "back before the water.</p></article><footer><a href=/privacy>Privacy</a></footer>"
+/// >>> ex.extract(page).splitlines()[0]
+/// '# Tides'
+/// >>> ex.extract_document(page).metadata["first_h1"]
+/// 'Tides'
 #[pyclass(frozen, module = "mainline", name = "Extractor")]
 struct PyExtractor {
     scorer: Arc<dyn Scorer>,
     version: Option<String>,
     describe: String,
     format: &'static str,
+    options: Options,
+}
+
+impl PyExtractor {
+    /// The options of one call: the extractor's, with the page's URL.
+    fn options(&self, url: Option<&str>) -> Options {
+        match url {
+            Some(url) => self.options.clone().url(url),
+            None => self.options.clone(),
+        }
+    }
+
+    /// The whole-page path: text, Markdown, metadata.
+    fn document(&self, page: Page<'_>, url: Option<&str>) -> mainline::Result<mainline::Document> {
+        let options = self.options(url);
+        guarded(|| {
+            if page.decoded {
+                // The bytes of a Python str are UTF-8.
+                let text = std::str::from_utf8(page.bytes)
+                    .map_err(|e| Error::Other(format!("a str that is not UTF-8: {e}")))?;
+                options.extract_str(text)
+            } else {
+                options.extract(page.bytes)
+            }
+        })
+    }
+
+    /// What `extract` returns for one page, in the extractor's format.
+    fn output(&self, page: Page<'_>, url: Option<&str>) -> mainline::Result<String> {
+        if self.format == "text" {
+            // NOTE: the streaming path: no Markdown structure or metadata is collected.
+            return text_of(&self.scorer, page);
+        }
+        let doc = self.document(page, url)?;
+        Ok(match self.format {
+            "markdown" => doc.markdown().to_string(),
+            _ => doc.to_json().to_string(),
+        })
+    }
 }
 
 #[pymethods]
 impl PyExtractor {
     #[new]
-    #[pyo3(signature = (model = None, threshold = None, *, format = "text"))]
-    fn new(model: Option<PathBuf>, threshold: Option<f64>, format: &str) -> PyResult<Self> {
-        let Some(&format) = FORMATS.iter().find(|f| **f == format) else {
+    #[pyo3(signature = (model = None, threshold = None, *, format = "text", links = false, images = false))]
+    fn new(
+        model: Option<PathBuf>,
+        threshold: Option<f64>,
+        format: &str,
+        links: bool,
+        images: bool,
+    ) -> PyResult<Self> {
+        let Some(&(format, kind)) = FORMATS.iter().find(|(name, _)| *name == format) else {
             return Err(PyValueError::new_err(format!(
-                "unknown format {format:?}: this build writes {}",
-                FORMATS.map(|f| format!("{f:?}")).join(", ")
+                "unknown format {format:?}: choose one of {}",
+                FORMATS.map(|(f, _)| format!("{f:?}")).join(", ")
             )));
         };
-        match (model, threshold) {
-            (Some(_), Some(_)) => Err(PyValueError::new_err(
-                "give a model or a threshold, not both: the threshold is the fixed density \
-                 rule that replaces a model",
-            )),
+        let (scorer, version, describe): (Arc<dyn Scorer>, _, _) = match (model, threshold) {
+            (Some(_), Some(_)) => {
+                return Err(PyValueError::new_err(
+                    "give a model or a threshold, not both: the threshold is the fixed density \
+                     rule that replaces a model",
+                ));
+            }
             (None, Some(t)) => {
                 if !t.is_finite() {
                     return Err(PyValueError::new_err(format!(
                         "threshold must be a number, e.g. 0.5 (got {t})"
                     )));
                 }
-                Ok(PyExtractor {
-                    scorer: Arc::new(Threshold(t as f32)),
-                    version: None,
-                    describe: format!("threshold {t}"),
-                    format,
-                })
+                (
+                    Arc::new(Threshold(t as f32)),
+                    None,
+                    format!("threshold {t}"),
+                )
             }
             (Some(path), None) => {
                 let model = Model::load(&path).map_err(|e| py_error(&e, None))?;
@@ -278,23 +324,26 @@ impl PyExtractor {
                         Some(&format!("cannot use the model {}", path.display())),
                     )
                 })?;
-                Ok(PyExtractor {
-                    describe: scorer.describe(),
-                    scorer: Arc::new(scorer),
-                    version: Some(version),
-                    format,
-                })
+                let describe = scorer.describe();
+                (Arc::new(scorer), Some(version), describe)
             }
             (None, None) => {
                 let (scorer, version, describe) = builtin();
-                Ok(PyExtractor {
-                    scorer: Arc::clone(scorer),
-                    version: Some(version.clone()),
-                    describe: describe.clone(),
-                    format,
-                })
+                (Arc::clone(scorer), Some(version.clone()), describe.clone())
             }
-        }
+        };
+        let options = Options::new()
+            .scorer(Arc::clone(&scorer))
+            .format(kind)
+            .links(links)
+            .images(images);
+        Ok(PyExtractor {
+            scorer,
+            version,
+            describe,
+            format,
+            options,
+        })
     }
 
     /// The version of the model (16 hex digits of a digest of its weights), or None for
@@ -316,12 +365,13 @@ impl PyExtractor {
         self.format
     }
 
-    /// The main content of one page: its kept lines joined by ``"\n"``, ``""`` when
-    /// nothing is kept.
+    /// The main content of one page in the extractor's format; ``""`` when nothing is
+    /// kept.
     ///
     /// ``html`` is ``bytes`` (gzip is recognised by content; the encoding comes from a byte
     /// order mark, a ``<meta charset>`` or detection, as for the command line) or ``str``
-    /// (taken as decoded). ``url``, when given, names the page in error messages.
+    /// (taken as decoded). ``url`` is the page's address: relative links in Markdown are
+    /// resolved against it, and it names the page in error messages.
     ///
     /// Raises ``MainlineError`` for input that is not HTML (an image, a PDF, corrupt gzip
     /// data).
@@ -337,12 +387,11 @@ impl PyExtractor {
             bytes: bytes.as_bytes(),
             decoded,
         };
-        let scorer = &self.scorer;
-        py.detach(|| text_of(scorer, page))
+        py.detach(|| self.output(page, url))
             .map_err(|e| py_error(&e, url))
     }
 
-    /// The main content of one page with what was counted on the way: a ``Document``.
+    /// The whole of one page: text, Markdown, metadata and counts, as a ``Document``.
     #[pyo3(signature = (html, *, url = None))]
     fn extract_document(
         &self,
@@ -355,34 +404,37 @@ impl PyExtractor {
             bytes: bytes.as_bytes(),
             decoded,
         };
-        let scorer = &self.scorer;
-        py.detach(|| {
-            guarded(|| {
-                let mut doc = Document {
-                    text: String::new(),
-                    lines: 0,
-                    kept_lines: 0,
-                    text_bytes: 0,
-                    input_bytes: 0,
-                    encoding: String::new(),
-                };
-                let read = run(scorer, page, false, &mut |d| {
-                    doc.lines += 1;
-                    if d.keep {
-                        if !doc.text.is_empty() {
-                            doc.text.push('\n');
-                        }
-                        doc.text.push_str(&d.line.text);
-                        doc.kept_lines += 1;
-                        doc.text_bytes += d.line.text_bytes;
-                    }
-                })?;
-                doc.input_bytes = read.input_bytes;
-                doc.encoding = read.encoding.to_string();
-                Ok(doc)
+        let doc = py
+            .detach(|| {
+                self.document(page, url).map(|doc| {
+                    let text_bytes = doc
+                        .lines()
+                        .iter()
+                        .filter(|d| d.keep)
+                        .map(|d| d.line.text_bytes)
+                        .sum();
+                    let metadata = serde_json::to_value(doc.metadata())
+                        .expect("metadata has string keys and plain values");
+                    (doc.markdown().to_string(), text_bytes, metadata, doc)
+                })
             })
+            .map_err(|e| py_error(&e, url))?;
+        let (markdown, text_bytes, metadata, doc) = doc;
+        let metadata = match json_to_py(py, &metadata)?.cast_into::<PyDict>() {
+            Ok(d) => d.unbind(),
+            Err(_) => PyDict::new(py).unbind(),
+        };
+        Ok(Document {
+            text: doc.text().to_string(),
+            markdown,
+            metadata,
+            url: doc.url().map(str::to_string),
+            lines: doc.lines().len() as u64,
+            kept_lines: doc.kept_lines() as u64,
+            text_bytes,
+            input_bytes: doc.input_bytes(),
+            encoding: doc.encoding().to_string(),
         })
-        .map_err(|e| py_error(&e, url))
     }
 
     /// Every line of a page with its score, decision and features: why each line was kept
@@ -478,8 +530,7 @@ impl PyExtractor {
                 decoded: *decoded,
             })
             .collect();
-        let scorer = &self.scorer;
-        let one = |page: &Page<'_>| text_of(scorer, *page);
+        let one = |page: &Page<'_>| self.output(*page, None);
         let pool = match threads {
             Some(1) => None,
             Some(n) => Some(pool(n)?),
@@ -509,19 +560,28 @@ impl PyExtractor {
     }
 }
 
-/// A page's main content and what was counted while reading it.
+/// A page's main content, what the page says about itself, and what was counted while
+/// reading it.
 #[pyclass(frozen, module = "mainline", get_all)]
 struct Document {
     /// The kept lines joined by ``"\n"`` (``""`` when nothing is kept).
     text: String,
+    /// The kept lines as GitHub-flavoured Markdown (links and images as the extractor's
+    /// options say).
+    markdown: String,
+    /// What the page says about itself: ``title``, ``author``, ``published``,
+    /// ``modified``, ``site_name``, ``description``, ``language``, ``image``, ``url``,
+    /// ``base``, ``page_types``, ``html_title``, ``first_h1`` (None when absent).
+    metadata: Py<PyDict>,
+    /// The page's URL: the one given, else its canonical link; None when neither.
+    url: Option<String>,
     /// Lines of the page.
     lines: u64,
     /// Lines kept.
     kept_lines: u64,
     /// UTF-8 bytes of the kept lines' text.
     text_bytes: u64,
-    /// Bytes of HTML read (after gzip decompression; for UTF-16 pages, of their UTF-8
-    /// transcoding).
+    /// Bytes of HTML read (after gzip decompression).
     input_bytes: u64,
     /// The encoding the page was decoded with (``"UTF-8"`` for a ``str``).
     encoding: String,
@@ -531,10 +591,40 @@ struct Document {
 impl Document {
     fn __repr__(&self) -> String {
         format!(
-            "Document(lines={}, kept_lines={}, text_bytes={}, input_bytes={}, encoding={:?})",
-            self.lines, self.kept_lines, self.text_bytes, self.input_bytes, self.encoding
+            "Document(url={:?}, lines={}, kept_lines={}, text_bytes={}, input_bytes={}, encoding={:?})",
+            self.url, self.lines, self.kept_lines, self.text_bytes, self.input_bytes, self.encoding
         )
     }
+}
+
+/// A JSON value as the Python value `json.loads` would give.
+fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use pyo3::IntoPyObjectExt;
+    use serde_json::Value;
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => b.into_bound_py_any(py)?,
+        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => i.into_bound_py_any(py)?,
+            (None, Some(f)) => f.into_bound_py_any(py)?,
+            (None, None) => n.to_string().into_bound_py_any(py)?,
+        },
+        Value::String(s) => s.into_bound_py_any(py)?,
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(json_to_py(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (k, item) in map {
+                dict.set_item(k, json_to_py(py, item)?)?;
+            }
+            dict.into_any()
+        }
+    })
 }
 
 /// One line of a page and what was decided about it (the fields of ``mainline filter

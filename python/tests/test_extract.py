@@ -1,6 +1,7 @@
 """mainline's Python API against the library's behaviour on the repository's sample pages."""
 
 import gzip
+import json
 import pathlib
 import re
 import subprocess
@@ -105,7 +106,7 @@ def test_errors_are_exceptions_with_the_library_messages(tmp_path, samples):
         mainline.Extractor(model=ROOT / "models" / "logistic.json", threshold=0.5)
     with pytest.raises(ValueError, match="threshold must be a number"):
         mainline.Extractor(threshold=float("nan"))
-    with pytest.raises(ValueError, match='unknown format "xml"'):
+    with pytest.raises(ValueError, match='unknown format "xml": choose one of "text", "markdown", "json"'):
         mainline.extract("<p>x</p>", format="xml")
 
 
@@ -184,3 +185,46 @@ def test_extract_many_releases_the_gil(samples):
     # With the GIL held for the whole call the heartbeat could not tick at all.
     assert end - start > 0.05, "the call was too short to tell"
     assert len(during) >= 0.2 * (end - start) / 0.001
+
+
+def test_docstring_examples():
+    import doctest
+
+    assert doctest.testmod(mainline, raise_on_error=False).failed == 0
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner()
+    for test in finder.find(mainline.Extractor, "Extractor", globs={"mainline": mainline}):
+        runner.run(test)
+    assert runner.failures == 0 and runner.tries >= 4
+
+
+def test_markdown_json_and_metadata(samples):
+    html = samples["article"]
+    md = mainline.extract(html, format="markdown")
+    assert md.startswith(ARTICLE_FIRST) and md.endswith("\n")
+    assert "\n\n" in md and "We use cookies" not in md
+    page = ('<html lang=en><title>Tides | Sea Notes</title><nav><a href=/>Home</a> '
+            '<a href=/about>About</a> <a href=/maps>Maps</a></nav><article><h1>Tides</h1>'
+            '<p>The tide comes in twice a day, pulled by the moon and, less, by the '
+            '<a href="sun.html">sun</a>.</p><p>Walkers who know the times cross the sands and '
+            'come back before the water.</p></article><footer><a href=/privacy>Privacy</a></footer>')
+    linked = mainline.extract(page, format="markdown", links=True, url="https://sea.example/notes/")
+    assert "[sun](https://sea.example/notes/sun.html)" in linked
+    assert "[sun]" not in mainline.extract(page, format="markdown")
+    record = json.loads(mainline.extract(page, format="json"))
+    assert record["language"] == "en" and record["text"] == mainline.extract(page)
+    doc = mainline.Extractor(links=True, format="markdown").extract_document(page, url="https://sea.example/notes/")
+    assert doc.url == "https://sea.example/notes/"
+    assert doc.metadata["language"] == "en" and doc.metadata["first_h1"] == "Tides"
+    assert "[sun](https://sea.example/notes/sun.html)" in doc.markdown
+    assert doc.text == mainline.extract(page)
+    # Nothing kept: empty in every format but JSON, whose text is empty.
+    menu = "<nav><ul><li><a href=/>Home</a><li><a href=/a>About</a></ul></nav>"
+    assert mainline.extract(menu, format="markdown") == ""
+    assert json.loads(mainline.extract(menu, format="json"))["text"] == ""
+
+
+def test_extract_many_in_other_formats(samples):
+    pages = list(samples.values())
+    ex = mainline.Extractor(format="markdown")
+    assert ex.extract_many(pages, threads=2) == [ex.extract(p) for p in pages]

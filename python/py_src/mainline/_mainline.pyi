@@ -1,7 +1,7 @@
 """Type stubs of mainline's compiled core (see ``mainline``)."""
 
 import os
-from typing import Dict, Iterable, List, Literal, Optional, Union
+from typing import Any, Dict, Iterable, List, Literal, Optional, Union
 
 __version__: str
 MODEL_VERSION: str
@@ -18,6 +18,16 @@ class Document:
     @property
     def text(self) -> str:
         """The kept lines joined by ``"\\n"`` (``""`` when nothing is kept)."""
+    @property
+    def markdown(self) -> str:
+        """The kept lines as GitHub-flavoured Markdown."""
+    @property
+    def metadata(self) -> Dict[str, Any]:
+        """What the page says about itself: title, author, published, modified, site_name,
+        description, language, image, url, base, page_types, html_title, first_h1."""
+    @property
+    def url(self) -> Optional[str]:
+        """The URL given, else the page's canonical link."""
     @property
     def lines(self) -> int:
         """Lines of the page."""
@@ -79,7 +89,9 @@ class Extractor:
         model: Union[str, "os.PathLike[str]", None] = None,
         threshold: Optional[float] = None,
         *,
-        format: Literal["text"] = "text",
+        format: Literal["text", "markdown", "json"] = "text",
+        links: bool = False,
+        images: bool = False,
     ) -> None: ...
     @property
     def model_version(self) -> Optional[str]:
@@ -90,11 +102,12 @@ class Extractor:
     @property
     def format(self) -> str: ...
     def extract(self, html: Union[str, bytes], *, url: Optional[str] = None) -> str:
-        """The main content of one page, ``""`` when nothing is kept."""
+        """The main content of one page in the extractor's format, ``""`` when nothing is
+        kept; ``url`` resolves relative links and names the page in errors."""
     def extract_document(
         self, html: Union[str, bytes], *, url: Optional[str] = None
     ) -> Document:
-        """The main content of one page with counts and the encoding."""
+        """Text, Markdown, metadata and counts of one page."""
     def lines(self, html: Union[str, bytes], *, url: Optional[str] = None) -> List[Line]:
         """Every line with its score, decision and features, in document order."""
     def extract_many(
