@@ -3,10 +3,12 @@
 mod args;
 mod eval;
 mod filter;
+mod finetune;
 mod label;
 mod lines;
 #[cfg(feature = "plot")]
 mod plot;
+mod review;
 mod train;
 
 use std::io::{self, Read, Write};
@@ -40,6 +42,7 @@ enum Command {
     Eval(eval::Args),
     #[cfg(feature = "plot")]
     Plot(plot::Args),
+    Review(review::Args),
 }
 
 /// Runs the parsed command line.
@@ -53,6 +56,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Train(args) => train::run(args),
         #[cfg(feature = "plot")]
         Command::Plot(args) => plot::run(args),
+        Command::Review(args) => review::run(args),
     }
 }
 
@@ -271,9 +275,20 @@ pub fn write_csv_row<W: Write>(
     out: &mut csv::Writer<W>,
     doc: &str,
     group: &str,
-    (label, aligned): (Option<bool>, Option<bool>),
+    label_aligned: (Option<bool>, Option<bool>),
     d: &Decision,
 ) -> io::Result<()> {
+    out.write_record(&csv_fields(doc, group, label_aligned, d))
+        .map_err(io::Error::other)
+}
+
+/// The fields of [`write_csv_row`]'s row, in [`csv_header`]'s order.
+pub fn csv_fields(
+    doc: &str,
+    group: &str,
+    (label, aligned): (Option<bool>, Option<bool>),
+    d: &Decision,
+) -> Vec<String> {
     let bit = |b: Option<bool>| match b {
         Some(true) => "1".to_string(),
         Some(false) => "0".to_string(),
@@ -292,7 +307,7 @@ pub fn write_csv_row<W: Write>(
     record.push(bit(aligned));
     record.extend(features.iter().map(|v| format_value(*v)));
     record.push(d.line.text.clone());
-    out.write_record(&record).map_err(io::Error::other)
+    record
 }
 
 /// Shortest text that reads back as the same f32.

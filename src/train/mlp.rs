@@ -115,6 +115,37 @@ fn init(inputs: usize, params: &TrainParams, prior_logit: f32, rng: &mut StdRng)
         .collect()
 }
 
+/// A network that starts from trained `layers` (fine-tuning), checked against `inputs`.
+fn from_layers(layers: &[Layer], inputs: usize) -> Result<Vec<Dense>> {
+    let mut width = inputs;
+    let mut net = Vec::with_capacity(layers.len());
+    for (i, layer) in layers.iter().enumerate() {
+        let outputs = layer.bias.len();
+        if outputs == 0 || layer.weights.len() != outputs * width {
+            return Err(Error::Training(format!(
+                "layer {} of the starting model has {} weights and {outputs} biases, \
+                 which do not fit {width} inputs",
+                i + 1,
+                layer.weights.len()
+            )));
+        }
+        let w = Array2::from_shape_vec((outputs, width), layer.weights.clone())
+            .map_err(|e| Error::Training(format!("layer {} of the starting model: {e}", i + 1)))?;
+        net.push(Dense {
+            w,
+            b: Array1::from(layer.bias.clone()),
+            act: layer.activation,
+        });
+        width = outputs;
+    }
+    if width != 1 || net.is_empty() {
+        return Err(Error::Training(
+            "the starting model's network does not end in one output".into(),
+        ));
+    }
+    Ok(net)
+}
+
 /// Logits of every row of `x`, computed in chunks.
 fn logits(net: &[Dense], x: ArrayView2<f32>) -> Vec<f32> {
     let mut out = Vec::with_capacity(x.nrows());
@@ -299,6 +330,7 @@ pub(super) fn fit(
     val_y: &[bool],
     params: &TrainParams,
     row_weights: Option<&[f32]>,
+    start: Option<&[Layer]>,
     progress: &mut dyn FnMut(&EpochReport),
 ) -> Result<MlpFit> {
     let (n, f) = x.dim();
@@ -312,7 +344,10 @@ pub(super) fn fit(
     let prior_logit = (pos / neg).ln() as f32;
 
     let mut rng = StdRng::seed_from_u64(params.seed);
-    let mut net = init(f, params, prior_logit, &mut rng);
+    let mut net = match start {
+        Some(layers) => from_layers(layers, f)?,
+        None => init(f, params, prior_logit, &mut rng),
+    };
     let mut adam: Vec<AdamState> = net
         .iter()
         .map(|d| AdamState {

@@ -36,6 +36,7 @@
 pub mod label;
 
 mod dataset;
+mod finetune;
 mod logistic;
 mod metrics;
 mod mlp;
@@ -48,6 +49,7 @@ pub use dataset::{
     Dataset, NON_FEATURE_COLUMNS, read_aligned, read_labelled_csv, read_labelled_csv_from,
     read_paths, read_signatures,
 };
+pub use finetune::{FineTuneParams, TunedStage, fine_tune, fine_tune_columns, stage2_base_names};
 pub use metrics::LineMetrics;
 pub use params::{ModelType, ThresholdObjective, ThresholdRows, TrainParams};
 pub use split::{group_kfold, group_split};
@@ -306,6 +308,7 @@ fn train_rows_towards(
                 &y_val,
                 params,
                 weights.as_deref(),
+                None,
                 progress,
             )?;
             let kind = ModelKind::Mlp { layers: fit.layers };
