@@ -157,8 +157,8 @@ pub struct Args {
     /// on the labelled rows instead of training a new one: a few labelled pages of a site
     /// (from `mainline review`) adapt it to that site. The model keeps its shape,
     /// standardisation and thresholds; a model whose second stage reads the page tunes
-    /// that stage, any other MLP its first. Uses 10 passes at learning rate 3e-4 and
-    /// --seed; the other training options do not apply.
+    /// that stage, any other MLP its first. Takes 400 Adam steps (mini-batches of 32 lines) at
+    /// learning rate 1e-3 and --seed; the other training options do not apply.
     #[arg(long, value_name = "MODEL")]
     init: Option<String>,
 }

@@ -24,12 +24,13 @@ use crate::{Error, Result};
 /// How a model is fine-tuned.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FineTuneParams {
-    /// Passes over the new rows. Default 10.
-    pub epochs: usize,
-    /// Adam's step size; smaller than for training from scratch, so a few pages move the
-    /// model without erasing it. Default 3e-4.
+    /// Adam steps (mini-batches) to take, at least: the passes over the new rows are as
+    /// many as that needs (at least one), so a single page gets as much training as
+    /// three. Default 400.
+    pub steps: usize,
+    /// Adam's step size. Default 1e-3.
     pub learning_rate: f64,
-    /// Rows per mini-batch. Default 64.
+    /// Rows per mini-batch. Default 32.
     pub batch_size: usize,
     /// L2 penalty on the weights. Default 1e-4.
     pub l2: f64,
@@ -40,9 +41,9 @@ pub struct FineTuneParams {
 impl Default for FineTuneParams {
     fn default() -> Self {
         FineTuneParams {
-            epochs: 10,
-            learning_rate: 3e-4,
-            batch_size: 64,
+            steps: 400,
+            learning_rate: 1e-3,
+            batch_size: 32,
             l2: 1e-4,
             seed: 42,
         }
@@ -53,7 +54,7 @@ impl FineTuneParams {
     /// The parameters as JSON, for the tuned model's provenance.
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
-            "epochs": self.epochs,
+            "steps": self.steps,
             "learning_rate": self.learning_rate,
             "batch_size": self.batch_size,
             "l2": self.l2,
@@ -61,15 +62,17 @@ impl FineTuneParams {
         })
     }
 
-    fn train_params(&self) -> TrainParams {
+    /// Training parameters for `rows` rows.
+    fn train_params(&self, rows: usize) -> TrainParams {
+        let batches = rows.div_ceil(self.batch_size.max(1)).max(1);
         let mut p = TrainParams::new(super::ModelType::Mlp);
-        p.epochs = self.epochs;
+        p.epochs = self.steps.div_ceil(batches).max(1);
         p.learning_rate = self.learning_rate;
         p.batch_size = self.batch_size;
         p.l2 = self.l2;
         p.seed = self.seed;
         // No rows are held out (a site's few pages are all there is): every pass counts.
-        p.patience = self.epochs.max(1);
+        p.patience = p.epochs;
         p
     }
 }
@@ -127,7 +130,7 @@ pub fn fine_tune(
     }
     let rows: Vec<usize> = (0..data.len()).collect();
     let first = first_stage_view(init, data)?;
-    let tp = params.train_params();
+    let tp = params.train_params(data.len());
     let mut model = init.clone();
     let stage = match init.stack.as_deref().filter(|s| s.page) {
         Some(stage2) => {
