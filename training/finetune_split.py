@@ -17,7 +17,7 @@ def split(corpus, data, out):
     for fid in files:
         path = os.path.join(corpus, "ground-truth", fid + ".json")
         if os.path.exists(path):
-            text = json.load(open(path))["ground_truth"]["main_content"]
+            text = json.load(open(path))["ground_truth"].get("main_content")
             if text and text.strip():
                 gold[fid] = text
     by_site = collections.defaultdict(list)
@@ -64,8 +64,8 @@ def summarise(pages, site, k):
     with open(pages, newline="") as f:
         for row in csv.DictReader(f):
             scores[row["method"]].append(float(row["f1"]))
-    methods = [m for m in scores if m != "threshold 0.5"]
-    base, tuned = methods[0], methods[1]
+    base = next(m for m in scores if m.endswith("base.json"))
+    tuned = next(m for m in scores if m.endswith(f"tuned-{k}.json"))
     n = len(scores[base])
     print(f"{site},{k},{n},{sum(scores[base]) / n:.4f},{sum(scores[tuned]) / n:.4f}")
 

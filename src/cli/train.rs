@@ -156,9 +156,10 @@ pub struct Args {
     /// Fine-tune this model (a model file, or `builtin` for the model built into mainline)
     /// on the labelled rows instead of training a new one: a few labelled pages of a site
     /// (from `mainline review`) adapt it to that site. The model keeps its shape,
-    /// standardisation and thresholds; a model whose second stage reads the page tunes
-    /// that stage, any other MLP its first. Takes 400 Adam steps (mini-batches of 32 lines) at
-    /// learning rate 1e-3 and --seed; the other training options do not apply.
+    /// standardisation and thresholds; its first stage (an MLP) takes 100 Adam steps
+    /// (mini-batches of 32 lines, content and boilerplate weighed equally) at learning rate
+    /// 3e-4, pulled back towards the starting weights, with --seed; the other training
+    /// options do not apply.
     #[arg(long, value_name = "MODEL")]
     init: Option<String>,
 }

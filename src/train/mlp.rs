@@ -115,6 +115,13 @@ fn init(inputs: usize, params: &TrainParams, prior_logit: f32, rng: &mut StdRng)
         .collect()
 }
 
+/// Where fine-tuning starts: trained layers, and how strongly the loss pulls the weights
+/// back towards them (an L2 penalty on the change, `anchor / 2 · |w - w0|²`).
+pub(super) struct Start<'a> {
+    pub layers: &'a [Layer],
+    pub anchor: f32,
+}
+
 /// A network that starts from trained `layers` (fine-tuning), checked against `inputs`.
 fn from_layers(layers: &[Layer], inputs: usize) -> Result<Vec<Dense>> {
     let mut width = inputs;
@@ -330,7 +337,7 @@ pub(super) fn fit(
     val_y: &[bool],
     params: &TrainParams,
     row_weights: Option<&[f32]>,
-    start: Option<&[Layer]>,
+    start: Option<Start<'_>>,
     progress: &mut dyn FnMut(&EpochReport),
 ) -> Result<MlpFit> {
     let (n, f) = x.dim();
@@ -344,9 +351,14 @@ pub(super) fn fit(
     let prior_logit = (pos / neg).ln() as f32;
 
     let mut rng = StdRng::seed_from_u64(params.seed);
-    let mut net = match start {
-        Some(layers) => from_layers(layers, f)?,
+    let mut net = match &start {
+        Some(s) => from_layers(s.layers, f)?,
         None => init(f, params, prior_logit, &mut rng),
+    };
+    // The weights fine-tuning is pulled back towards.
+    let anchor = match &start {
+        Some(s) if s.anchor > 0.0 => Some((net.clone(), s.anchor)),
+        _ => None,
     };
     let mut adam: Vec<AdamState> = net
         .iter()
@@ -387,6 +399,22 @@ pub(super) fn fit(
             }
             let rw = row_weights.map(|_| &wb[..]);
             loss_sum += ws.backprop_weighted(&net, bs, cw, rw, l2);
+            if let Some((init, strength)) = &anchor {
+                for ((layer, from), (g_w, g_b)) in net
+                    .iter()
+                    .zip(init)
+                    .zip(ws.gw.iter_mut().zip(ws.gb.iter_mut()))
+                {
+                    Zip::from(g_w)
+                        .and(&layer.w)
+                        .and(&from.w)
+                        .for_each(|g, &w, &w0| *g += strength * (w - w0));
+                    Zip::from(g_b)
+                        .and(&layer.b)
+                        .and(&from.b)
+                        .for_each(|g, &b, &b0| *g += strength * (b - b0));
+                }
+            }
 
             // Adam.
             step += 1;

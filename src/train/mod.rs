@@ -49,7 +49,7 @@ pub use dataset::{
     Dataset, NON_FEATURE_COLUMNS, read_aligned, read_labelled_csv, read_labelled_csv_from,
     read_paths, read_signatures,
 };
-pub use finetune::{FineTuneParams, TunedStage, fine_tune, fine_tune_columns, stage2_base_names};
+pub use finetune::{FineTuneParams, fine_tune};
 pub use metrics::LineMetrics;
 pub use params::{ModelType, ThresholdObjective, ThresholdRows, TrainParams};
 pub use split::{group_kfold, group_split};
