@@ -278,7 +278,7 @@ pub fn write_csv_row<W: Write>(
     label_aligned: (Option<bool>, Option<bool>),
     d: &Decision,
 ) -> io::Result<()> {
-    out.write_record(&csv_fields(doc, group, label_aligned, d))
+    out.write_record(csv_fields(doc, group, label_aligned, d))
         .map_err(io::Error::other)
 }
 

@@ -125,6 +125,7 @@ struct PageLabels {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    super::check_writable(&args.output)?;
     let scorer = super::scorer(None, args.model.as_deref())?;
     let saved = match &args.labels {
         Some(path) => read_labels(path)?,
@@ -304,21 +305,11 @@ fn folder_name(path: &Path) -> String {
         .unwrap_or_else(|| "site".to_string())
 }
 
-/// Writes `bytes` to `path` whole or not at all: into a new temporary file beside it, then
-/// renamed into place.
+/// Writes `bytes` to `path` whole or not at all.
 fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut builder = tempfile::Builder::new();
-    // NOTE: a temporary file is private (0600); the review is an ordinary output file.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-    let mut tmp = builder.prefix(".review").tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    let mut file = mainline::atomic::AtomicFile::create(path)?;
+    file.write_all(bytes)?;
+    file.commit()
 }
 
 #[cfg(test)]

@@ -553,6 +553,7 @@ mod tests {
                 &y,
                 &params,
                 None,
+                None,
                 &mut |_| {},
             )
             .unwrap();
@@ -630,5 +631,60 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_anchor_holds_fine_tuned_weights_near_their_start() {
+        // Rows labelled by the sign of the first column, then the labels flipped: without
+        // an anchor, fine-tuning moves the weights far; with a strong one, little.
+        let x = Array2::from_shape_fn((64, 2), |(i, j)| ((i * 7 + j * 3) % 11) as f32 - 5.0);
+        let y: Vec<bool> = x.outer_iter().map(|r| r[0] > 0.0).collect();
+        let flipped: Vec<bool> = y.iter().map(|b| !b).collect();
+        let params = TrainParams::default()
+            .hidden(vec![3])
+            .epochs(30)
+            .patience(30)
+            .learning_rate(0.01)
+            .seed(3);
+        let fit0 = fit(
+            x.view(),
+            &y,
+            None,
+            x.view(),
+            &y,
+            &params,
+            None,
+            None,
+            &mut |_| {},
+        );
+        let start = fit0.unwrap().layers;
+        let moved = |anchor: f32| {
+            let s = Start {
+                layers: &start,
+                anchor,
+            };
+            let tuned = fit(
+                x.view(),
+                &flipped,
+                None,
+                x.view(),
+                &flipped,
+                &params,
+                None,
+                Some(s),
+                &mut |_| {},
+            )
+            .unwrap()
+            .layers;
+            tuned
+                .iter()
+                .zip(&start)
+                .flat_map(|(a, b)| a.weights.iter().zip(&b.weights))
+                .map(|(a, b)| (a - b).powi(2))
+                .sum::<f32>()
+        };
+        let free = moved(0.0);
+        let held = moved(100.0);
+        assert!(held < free / 10.0, "anchored {held}, free {free}");
     }
 }
