@@ -166,7 +166,7 @@ fn a_threshold_outside_zero_to_one_is_refused() {
         .arg(dir.path())
         .arg(sample("article.html"))
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::str::contains("--threshold"));
 }
 

@@ -381,14 +381,14 @@ fn jsonl_input_refuses_options_that_describe_pages() {
             .args(extra)
             .write_stdin("{}")
             .assert()
-            .code(1)
+            .code(2)
             .stderr(predicate::str::contains("--input-format jsonl"));
     }
     mainline()
         .args(["filter", "--keep-html"])
         .write_stdin("<p>x</p>")
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::str::contains("--keep-html"));
 }
 

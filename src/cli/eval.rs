@@ -20,7 +20,7 @@ use mainline::train::{self, ModelType, ThresholdObjective, ThresholdRows, TrainP
 
 /// Evaluate extraction: the fixed threshold, trained models and the other seed algorithms.
 ///
-/// Line level (--lines DATA.csv): accuracy, precision, recall, F1, false positives and
+/// Line level (--data DATA.csv): accuracy, precision, recall, F1, false positives and
 /// negatives of the fixed threshold and of each --model against the labels, and each
 /// model's error reduction relative to the threshold.
 ///
@@ -29,7 +29,7 @@ use mainline::train::{self, ModelType, ThresholdObjective, ThresholdRows, TrainP
 /// bootstrap confidence intervals, per page type when known, and pages/s and MB/s of HTML
 /// (one thread, decompressed pages in memory).
 ///
-/// Cross-validation (--recipe R with --lines, and --corpus for page scores): the sites of
+/// Cross-validation (--cv R with --data, and --corpus for page scores): the sites of
 /// the labelled CSV are split into --folds folds; each recipe is trained on the other folds
 /// and scored on the held-out sites' lines and pages. --seed-table runs the seed design's
 /// experiment this way: the fixed threshold, and logistic and MLP classifiers on 1–3
@@ -37,14 +37,17 @@ use mainline::train::{self, ModelType, ThresholdObjective, ThresholdRows, TrainP
 /// context on each side (1L–3L).
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
-    mainline eval --corpus ../shared/data/wcxb-dev --method threshold --method builtin --method eatiht\n  \
-    mainline eval --lines wcxb-dev.csv --model models/default.json --model models/logistic.json\n  \
-    mainline eval --lines wcxb-dev.csv --corpus ../shared/data/wcxb-dev --recipe threshold --recipe mlp/full/3\n  \
-    mainline eval --lines wcxb-dev.csv --seed-table")]
+    mainline eval --corpus wcxb-dev --method threshold --method builtin --method eatiht\n  \
+    mainline eval --data wcxb-dev.csv --model models/default.json --model models/logistic.json\n  \
+    mainline eval --data wcxb-dev.csv --corpus wcxb-dev --cv threshold --cv mlp/full/3\n  \
+    mainline eval --data wcxb-dev.csv --seed-table\n\n\
+    wcxb-dev: pages of the development split of WCXB, the Web Content eXtraction Benchmark\n\
+    (Murrough Foley; CC-BY-4.0), in its layout: html/NNNN.html.gz and ground-truth/NNNN.json.\n\
+    Old spellings still accepted for this release: --lines (now --data), --recipe (now --cv).")]
 pub struct Args {
     /// A labelled CSV (from `mainline label`): line-level metrics, and the data for
     /// cross-validation.
-    #[arg(long, value_name = "DATA.csv")]
+    #[arg(long = "data", alias = "lines", value_name = "DATA.csv")]
     lines: Option<PathBuf>,
 
     /// A corpus of pages with gold text (the WCXB layout, or NAME.html + NAME.txt files):
@@ -69,10 +72,10 @@ pub struct Args {
     /// for one whose second stage also reads page-level inputs: scores against the whole
     /// page and pooled over the elements around the line (e.g. mlp/full/1/page8; the CSV
     /// needs the `path` column that this version of `mainline label` writes).
-    #[arg(long = "recipe", value_name = "RECIPE")]
+    #[arg(long = "cv", alias = "recipe", value_name = "RECIPE")]
     recipes: Vec<String>,
 
-    /// Run the seed design's experiment (see above) by cross-validation on --lines.
+    /// Run the seed design's experiment (see above) by cross-validation on --data.
     #[arg(long)]
     seed_table: bool,
 
@@ -81,7 +84,7 @@ pub struct Args {
     folds: u32,
 
     /// The density threshold of the fixed rule.
-    #[arg(long, default_value_t = 0.5, value_parser = super::finite_f32)]
+    #[arg(long, default_value_t = 0.5, value_parser = super::parse_unit)]
     threshold: f32,
 
     /// MLP hidden layer widths for cross-validation, comma-separated.
@@ -200,12 +203,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let cv_mode = args.seed_table || !args.recipes.is_empty();
     if args.per_line.is_some() && !cv_mode {
-        bail!("--per-line writes cross-validation decisions: give --recipe R (and --lines)");
+        bail!("--per-line writes cross-validation decisions: give --cv R (and --data)");
     }
     if cv_mode {
         let Some(lines) = &args.lines else {
             bail!(
-                "cross-validation (--recipe, --seed-table) needs a labelled CSV: give --lines DATA.csv"
+                "cross-validation (--cv, --seed-table) needs a labelled CSV: give --data DATA.csv"
             );
         };
         let corpus = args.corpus.as_deref().map(open_corpus).transpose()?;
@@ -256,15 +259,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 lines: r.lines,
             })
             .collect();
-        println!(
+        outln!(
             "{}-fold cross-validation by site ({} sites), held-out lines:",
             args.folds,
             distinct(data.pages.iter().map(|p| p.group.as_str()))
         );
         if args.seed_table {
-            print_seed_table(&line_results);
+            print_seed_table(&line_results)?;
         } else {
-            print_line_table(&line_results);
+            print_line_table(&line_results)?;
         }
         report.insert(
             "cross_validation_lines".into(),
@@ -289,16 +292,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     bytes: 0,
                 });
             }
-            println!();
-            println!(
+            outln!();
+            outln!(
                 "{}-fold cross-validation by site, held-out pages:",
                 args.folds
             );
-            print_page_table(&all_pages, args.bootstrap, args.seed);
+            print_page_table(&all_pages, args.bootstrap, args.seed)?;
         }
     } else {
         if args.lines.is_none() && args.corpus.is_none() {
-            bail!("nothing to evaluate: give --lines DATA.csv, --corpus DIR, or both");
+            bail!("nothing to evaluate: give --data DATA.csv, --corpus DIR, or both");
         }
         let models: Vec<(String, Model)> = args
             .models
@@ -307,8 +310,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .collect::<Result<_>>()?;
         if let Some(lines) = &args.lines {
             let results = line_level(lines, &models, args.threshold)?;
-            println!("Lines of {}:", lines.display());
-            print_line_table(&results);
+            outln!("Lines of {}:", lines.display());
+            print_line_table(&results)?;
             report.insert("lines".into(), serde_json::to_value(&results)?);
         }
         if let Some(dir) = &args.corpus {
@@ -316,10 +319,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let methods = page_methods(&args.methods, &models, args.threshold)?;
             all_pages = page_level(&corpus, &methods)?;
             if args.lines.is_some() {
-                println!();
+                outln!();
             }
-            println!("Pages of {} ({} pages):", dir.display(), corpus.pages.len());
-            print_page_table(&all_pages, args.bootstrap, args.seed);
+            outln!("Pages of {} ({} pages):", dir.display(), corpus.pages.len());
+            print_page_table(&all_pages, args.bootstrap, args.seed)?;
         }
     }
     if !all_pages.is_empty() {
@@ -404,15 +407,19 @@ fn seed_label(recipe: &str) -> String {
     }
 }
 
-fn print_seed_table(results: &[MethodLines]) {
+fn print_seed_table(results: &[MethodLines]) -> Result<()> {
     let baseline = results.first().map(|r| r.lines.errors()).unwrap_or(0);
-    println!(
+    outln!(
         "{:<22} {:>9} {:>9} {:>9} {:>11}",
-        "method", "errors", "false +", "false -", "reduction"
+        "method",
+        "errors",
+        "false +",
+        "false -",
+        "reduction"
     );
     for r in results {
         let c = &r.lines;
-        println!(
+        outln!(
             "{:<22} {:>9} {:>9} {:>9} {:>10.1}%",
             seed_label(&r.method),
             c.errors(),
@@ -421,10 +428,11 @@ fn print_seed_table(results: &[MethodLines]) {
             100.0 * eval::error_reduction(baseline, c.errors()),
         );
     }
-    println!("(reduction: fewer misclassified lines than the fixed threshold)");
+    outln!("(reduction: fewer misclassified lines than the fixed threshold)");
+    Ok(())
 }
 
-fn print_line_table(results: &[MethodLines]) {
+fn print_line_table(results: &[MethodLines]) -> Result<()> {
     let baseline = results.first().map(|r| r.lines.errors()).unwrap_or(0);
     let width = results
         .iter()
@@ -432,7 +440,7 @@ fn print_line_table(results: &[MethodLines]) {
         .max()
         .unwrap_or(6)
         .max(6);
-    println!(
+    outln!(
         "{:<width$} {:>9} {:>8} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>10}",
         "method",
         "lines",
@@ -447,7 +455,7 @@ fn print_line_table(results: &[MethodLines]) {
     );
     for r in results {
         let c = &r.lines;
-        println!(
+        outln!(
             "{:<width$} {:>9} {:>8.4} {:>9.4} {:>8.4} {:>8.4} {:>8} {:>8} {:>8} {:>9.1}%",
             r.method,
             c.total(),
@@ -461,7 +469,8 @@ fn print_line_table(results: &[MethodLines]) {
             100.0 * eval::error_reduction(baseline, c.errors()),
         );
     }
-    println!("(reduction: fewer misclassified lines than the first row, the fixed threshold)");
+    outln!("(reduction: fewer misclassified lines than the first row, the fixed threshold)");
+    Ok(())
 }
 
 /// Line-level metrics of the threshold and each model on a labelled CSV.
@@ -630,16 +639,23 @@ fn summarize(scores: &[&WordScores], resamples: usize, seed: u64) -> Summary {
     }
 }
 
-fn print_page_table(methods: &[MethodPages], resamples: usize, seed: u64) {
+fn print_page_table(methods: &[MethodPages], resamples: usize, seed: u64) -> Result<()> {
     let width = methods
         .iter()
         .map(|m| m.method.len())
         .max()
         .unwrap_or(6)
         .max(6);
-    println!(
+    outln!(
         "{:<width$} {:>6} {:>9} {:>8} {:>8} {:>17} {:>8} {:>8}",
-        "method", "pages", "precision", "recall", "F1", "F1 95% CI", "pages/s", "MB/s"
+        "method",
+        "pages",
+        "precision",
+        "recall",
+        "F1",
+        "F1 95% CI",
+        "pages/s",
+        "MB/s"
     );
     for m in methods {
         let scores: Vec<&WordScores> = m.pages.iter().map(|p| &p.scores).collect();
@@ -651,7 +667,7 @@ fn print_page_table(methods: &[MethodPages], resamples: usize, seed: u64) {
             ),
             _ => ("-".into(), "-".into()),
         };
-        println!(
+        outln!(
             "{:<width$} {:>6} {:>9.4} {:>8.4} {:>8.4} {:>17} {:>8} {:>8}",
             m.method,
             s.n,
@@ -665,24 +681,24 @@ fn print_page_table(methods: &[MethodPages], resamples: usize, seed: u64) {
     }
     let types = page_types(methods);
     if !types.is_empty() {
-        println!();
-        print!("{:<width$}", "F1 by page type");
+        outln!();
+        out!("{:<width$}", "F1 by page type");
         for t in &types {
-            print!(" {:>13}", t);
+            out!(" {:>13}", t);
         }
-        println!();
-        print!("{:<width$}", "(pages)");
+        outln!();
+        out!("{:<width$}", "(pages)");
         for t in &types {
             let n = methods[0]
                 .pages
                 .iter()
                 .filter(|p| p.page_type.as_deref() == Some(t.as_str()))
                 .count();
-            print!(" {:>13}", n);
+            out!(" {:>13}", n);
         }
-        println!();
+        outln!();
         for m in methods {
-            print!("{:<width$}", m.method);
+            out!("{:<width$}", m.method);
             for t in &types {
                 let v: Vec<f64> = m
                     .pages
@@ -690,11 +706,12 @@ fn print_page_table(methods: &[MethodPages], resamples: usize, seed: u64) {
                     .filter(|p| p.page_type.as_deref() == Some(t.as_str()))
                     .map(|p| p.scores.f1)
                     .collect();
-                print!(" {:>13.4}", eval::mean(&v));
+                out!(" {:>13.4}", eval::mean(&v));
             }
-            println!();
+            outln!();
         }
     }
+    Ok(())
 }
 
 fn page_types(methods: &[MethodPages]) -> Vec<String> {

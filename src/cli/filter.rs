@@ -173,7 +173,7 @@ pub struct Args {
 
     /// Filter up to N inputs (or batches of JSON lines records) at once, on N threads.
     /// Default: one per core. The output does not depend on N.
-    #[arg(short, long, value_name = "N")]
+    #[arg(short, long, value_name = "N", value_parser = super::parse_jobs)]
     jobs: Option<NonZeroUsize>,
 
     /// No progress bar and no summary line on standard error (failures are still reported).
@@ -182,7 +182,7 @@ pub struct Args {
 
     /// Keep lines whose text density (text bytes / HTML bytes) is above X, the seed
     /// design's fixed rule (its value: 0.5), instead of using a model.
-    #[arg(long, value_name = "X", conflicts_with = "model")]
+    #[arg(long, value_name = "X", conflicts_with = "model", value_parser = super::parse_unit)]
     threshold: Option<f32>,
 
     /// Decide with the model in FILE (written by `mainline train`) instead of the
@@ -190,21 +190,48 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     model: Option<PathBuf>,
 
-    /// Extract with another algorithm instead of the streaming line filter, for comparison:
-    /// `most-linked`, `text-distribution`, `eatiht` or `lte-ratio` (the seed algorithms; see
-    /// the README). These are whole-document DOM methods, NOT streaming: each page is read
-    /// and parsed whole (html5ever) before anything is written. --format jsonl does not
-    /// apply to them. Limits, so that time and memory stay bounded: a page of at most 32
-    /// MiB, elements nested at most 2,000 deep, and at most 10,000 elements plus one per 2
-    /// bytes of the page (1,000,000 in all); a page beyond them is reported as an error
-    /// (parsing stops there) and the other inputs go on.
-    #[arg(long, value_name = "NAME", conflicts_with_all = ["model", "threshold"])]
-    method: Option<Method>,
+    /// How pages are filtered: `builtin` (the default: the streaming line filter with the
+    /// built-in model), `threshold` (the streaming line filter with the seed design's fixed
+    /// density rule, 0.5 unless --threshold says otherwise), or, for comparison, one of the
+    /// seed algorithms `most-linked`, `text-distribution`, `eatiht` or `lte-ratio` (the names
+    /// `mainline eval --method` uses). The seed algorithms are whole-document DOM methods,
+    /// NOT streaming: each page is read and parsed whole (html5ever) before anything is
+    /// written, and they write text only. Limits, so that time and memory stay bounded: a
+    /// page of at most 32 MiB, elements nested at most 2,000 deep, and at most 10,000
+    /// elements plus one per 2 bytes of the page (1,000,000 in all); a page beyond them is
+    /// reported as an error (parsing stops there) and the other inputs go on.
+    #[arg(long, value_name = "NAME", value_parser = parse_method)]
+    method: Option<FilterMethod>,
 
     /// With --method most-linked: also write the seed's graphviz graph of the pruned tree,
     /// with the chosen node filled, to FILE (for one input; render with `dot -Tpng`).
-    #[arg(long, value_name = "FILE", requires = "method")]
+    #[arg(long, value_name = "FILE")]
     dot: Option<PathBuf>,
+}
+
+/// A value of `filter --method`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FilterMethod {
+    /// The streaming filter with the built-in model (or --model).
+    Builtin,
+    /// The streaming filter with the fixed density rule.
+    Threshold,
+    /// A whole-document comparison method.
+    Dom(Method),
+}
+
+fn parse_method(s: &str) -> Result<FilterMethod, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "builtin" => Ok(FilterMethod::Builtin),
+        "threshold" => Ok(FilterMethod::Threshold),
+        _ => s.parse().map(FilterMethod::Dom).map_err(|_| {
+            let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+            format!(
+                "unknown method {s:?}; use builtin, threshold, {}",
+                names.join(", ")
+            )
+        }),
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -231,47 +258,70 @@ enum InputFormat {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let jsonl_in = args.input_format == InputFormat::Jsonl;
-    if let Some(method) = args.method {
-        anyhow::ensure!(
+    match args.method {
+        Some(FilterMethod::Builtin) => usage_ensure!(
+            args.threshold.is_none(),
+            "--threshold sets the density rule of --method threshold; --method builtin uses a model"
+        ),
+        Some(FilterMethod::Threshold) => usage_ensure!(
+            args.model.is_none(),
+            "--model names a model; --method threshold uses the density rule"
+        ),
+        Some(FilterMethod::Dom(method)) => usage_ensure!(
+            args.model.is_none() && args.threshold.is_none(),
+            "--model and --threshold apply to the streaming filter; --method {method} is another algorithm"
+        ),
+        None => {}
+    }
+    usage_ensure!(
+        args.dot.is_none() || matches!(args.method, Some(FilterMethod::Dom(_))),
+        "--dot draws the tree of most-linked; use it with --method most-linked"
+    );
+    if let Some(FilterMethod::Dom(method)) = args.method {
+        usage_ensure!(
             args.format == Format::Text,
             "--format jsonl describes the lines of the streaming filter; --method {method} writes text only"
         );
-        anyhow::ensure!(
+        usage_ensure!(
             args.dot.is_none() || method == Method::MostLinked,
             "--dot draws the tree of most-linked; use it with --method most-linked"
         );
     }
-    anyhow::ensure!(
+    usage_ensure!(
         !(jsonl_in && args.format == Format::Jsonl),
         "--format jsonl describes every line of a page; with --input-format jsonl each record gets its text"
     );
-    anyhow::ensure!(
+    usage_ensure!(
         !(jsonl_in && args.out_dir.is_some()),
         "--input-format jsonl writes one output record per input record to standard output; drop --out-dir"
     );
-    anyhow::ensure!(
+    usage_ensure!(
         !(jsonl_in && args.dot.is_some()),
         "--dot draws the tree of one page; it does not apply to --input-format jsonl"
     );
-    anyhow::ensure!(
+    usage_ensure!(
         jsonl_in || !args.keep_html,
         "--keep-html applies to --input-format jsonl"
     );
-    anyhow::ensure!(
+    usage_ensure!(
         !args.with_markdown || args.format == Format::Json,
         "--with-markdown adds Markdown to --format json; use it with --format json"
     );
-    anyhow::ensure!(
+    usage_ensure!(
         !(args.links || args.images) || matches!(args.format, Format::Markdown | Format::Json),
         "--links and --images shape the Markdown; use them with --format markdown or json"
     );
+    let threshold = match args.method {
+        Some(FilterMethod::Threshold) => Some(args.threshold.unwrap_or(0.5)),
+        _ => args.threshold,
+    };
     let engine = match args.method {
-        Some(method) => Engine::Dom {
+        Some(FilterMethod::Dom(method)) => Engine::Dom {
             method,
             dot: args.dot.clone(),
         },
-        None => Engine::Lines {
-            scorer: super::scorer(args.threshold, args.model.as_deref())?,
+        Some(FilterMethod::Builtin | FilterMethod::Threshold) | None => Engine::Lines {
+            scorer: super::scorer(threshold, args.model.as_deref())?,
             format: args.format,
             render: Render {
                 links: args.links,
@@ -288,14 +338,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let warc_in = args.input_format == InputFormat::Warc;
     let wanted: fn(&std::ffi::OsStr) -> bool = if warc_in { warc::is_warc } else { wanted };
+    if args.files.is_empty() && io::stdin().is_terminal() && !args.quiet {
+        eprintln!(
+            "mainline: reading HTML from standard input (end it with Ctrl-D); \
+             `mainline filter --help` shows how to name files"
+        );
+    }
     let found = walk::expand(inputs_or_stdin(args.files), args.recursive, wanted);
     if warc_in || (args.input_format == InputFormat::Html && warc::detect(&found)?) {
-        anyhow::ensure!(
+        usage_ensure!(
             args.format != Format::Jsonl,
             "--format jsonl describes every line of a page; WARC input gives one JSON line per \
              record (with --format json or markdown, their fields are added to it)"
         );
-        anyhow::ensure!(
+        usage_ensure!(
             args.dot.is_none(),
             "--dot draws the tree of one page; it does not apply to WARC input"
         );
@@ -312,7 +368,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         };
         return warc::run(found, engine, settings);
     }
-    anyhow::ensure!(
+    usage_ensure!(
         args.dot.is_none() || found.len() == 1,
         "--dot writes one graph: give one input"
     );

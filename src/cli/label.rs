@@ -26,8 +26,10 @@ use super::{Failure, stream_file};
 /// to standard error, listing pages whose gold text could not be aligned well.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
-    mainline label --corpus ../shared/data/wcxb-dev -o training/wcxb-dev.csv\n  \
-    mainline label --html page.html --gold page.txt")]
+    mainline label --corpus wcxb-dev -o training/wcxb-dev.csv\n  \
+    mainline label --html page.html --gold page.txt\n\n\
+    wcxb-dev: pages of the development split of WCXB, the Web Content eXtraction Benchmark\n\
+    (Murrough Foley; CC-BY-4.0), in its layout: html/NNNN.html.gz and ground-truth/NNNN.json.")]
 pub struct Args {
     /// A corpus: a folder laid out like WCXB (html/NNNN.html.gz, ground-truth/NNNN.json,
     /// metadata.json) or a folder of NAME.html pages with their gold text in NAME.txt.

@@ -1,5 +1,38 @@
 //! Command-line interface: the `Cli` definition and what the subcommands share.
 
+/// `println!` that returns the error of a failed write (a closed pipe, a full disk) from the
+/// enclosing function instead of panicking.
+macro_rules! outln {
+    () => {
+        out!("\n")
+    };
+    ($($arg:tt)*) => {
+        anyhow::Context::context(
+            std::io::Write::write_fmt(&mut std::io::stdout(), format_args!("{}\n", format_args!($($arg)*))),
+            "writing to standard output",
+        )?
+    };
+}
+
+/// `print!` that returns the error of a failed write from the enclosing function.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        anyhow::Context::context(
+            std::io::Write::write_fmt(&mut std::io::stdout(), format_args!($($arg)*)),
+            "writing to standard output",
+        )?
+    };
+}
+
+/// Returns a [`UsageError`] from the enclosing function unless the condition holds.
+macro_rules! usage_ensure {
+    ($cond:expr, $($arg:tt)*) => {
+        if !$cond {
+            return Err(anyhow::Error::new($crate::cli::UsageError(format!($($arg)*))));
+        }
+    };
+}
+
 mod args;
 mod eval;
 mod filter;
@@ -164,20 +197,56 @@ impl Write for Output {
     }
 }
 
-/// Parses a number that must be finite (not NaN or infinite).
-pub fn finite_f32(s: &str) -> Result<f32, String> {
-    match s.trim().parse::<f32>() {
-        Ok(x) if x.is_finite() => Ok(x),
-        Ok(x) => Err(format!("expected a finite number such as 0.5, got {x}")),
-        Err(e) => Err(format!("expected a number such as 0.5: {e}")),
+/// A usage error found after parsing (options that do not go together): reported like
+/// clap's own usage errors, with exit code 2.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
     }
 }
 
-/// Whether an error (anywhere in its chain) is a write into a closed pipe.
+impl std::error::Error for UsageError {}
+
+/// A threshold: a finite number in [0, 1] (NaN is refused).
+pub fn parse_unit(s: &str) -> Result<f32, String> {
+    match s.trim().parse::<f32>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        Ok(x) if x.is_finite() => Err(format!("{x} is outside [0, 1]")),
+        Ok(x) => Err(format!(
+            "expected a finite number in [0, 1] such as 0.5, got {x}"
+        )),
+        Err(e) => Err(format!("expected a number in [0, 1] such as 0.5: {e}")),
+    }
+}
+
+/// A number of threads: at least 1.
+pub fn parse_jobs(s: &str) -> Result<std::num::NonZeroUsize, String> {
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a whole number"))?;
+    std::num::NonZeroUsize::new(n).ok_or_else(|| "must be at least 1".to_string())
+}
+
+/// Whether an error (anywhere in its chain) is a write into a closed pipe, also when a CSV
+/// writer wrapped the I/O error.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    fn csv_pipe(e: &csv::Error) -> bool {
+        matches!(e.kind(), csv::ErrorKind::Io(io) if io.kind() == io::ErrorKind::BrokenPipe)
+    }
     err.chain().any(|e| {
-        e.downcast_ref::<io::Error>()
-            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+        if let Some(io) = e.downcast_ref::<io::Error>() {
+            io.kind() == io::ErrorKind::BrokenPipe
+                || io
+                    .get_ref()
+                    .and_then(|inner| inner.downcast_ref::<csv::Error>())
+                    .is_some_and(csv_pipe)
+        } else {
+            e.downcast_ref::<csv::Error>().is_some_and(csv_pipe)
+        }
     })
 }
 

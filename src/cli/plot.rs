@@ -42,15 +42,15 @@ use super::filter::stem;
 /// sans-serif family, which the viewer draws with its own font.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
-    mainline plot page.html -o plots/\n  \
-    mainline plot --format png --threshold 0.4 page.html.gz -o plots/")]
+    mainline plot page.html --out-dir plots/\n  \
+    mainline plot --format png --threshold 0.4 page.html.gz --out-dir plots/")]
 pub struct Args {
     /// The HTML file (plain or gzip); `-` reads standard input.
     #[arg(value_name = "FILE")]
     file: PathBuf,
 
     /// Directory to write the charts into (created when missing).
-    #[arg(short = 'o', long = "out-dir", value_name = "DIR")]
+    #[arg(long = "out-dir", short_alias = 'o', value_name = "DIR")]
     out_dir: PathBuf,
 
     /// Image format: `svg` (scalable, text as text) or `png` (1400×520 pixels).
@@ -59,7 +59,7 @@ pub struct Args {
 
     /// Where to draw the fixed threshold of the seed design's rule (keep a line when its
     /// density is above X), between 0 and 1.
-    #[arg(long, value_name = "X", default_value_t = 0.5)]
+    #[arg(long, value_name = "X", default_value_t = 0.5, value_parser = super::parse_unit)]
     threshold: f32,
 
     /// Score the lines with the model in FILE (written by `mainline train`) instead of the

@@ -33,8 +33,8 @@ use mainline::train::{self, ModelType, ThresholdObjective, ThresholdRows, TrainP
 /// written by this version of `mainline label` (with the `path` column).
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
-    mainline train training/wcxb-dev.csv --model mlp --features full --context 3 -o models/default.json\n  \
-    mainline train data.csv --model logistic --features seed --context 1 -o seed-slp.json\n  \
+    mainline train training/wcxb-dev.csv --learner mlp --features full --context 3 -o models/default.json\n  \
+    mainline train data.csv --learner logistic --features seed --context 1 -o seed-slp.json\n  \
     mainline train training/wcxb-dev.csv --context 1 --stack 8 --threshold-objective accuracy -o two-stage.json\n  \
     mainline train training/wcxb-dev.csv --context 1 --stack 8 --page --threshold-objective accuracy -o page.json")]
 pub struct Args {
@@ -49,7 +49,7 @@ pub struct Args {
     /// The classifier: `logistic` (the seed's single-layer perceptron, fitted by
     /// linfa-logistic), `mlp` (a multi-layer perceptron with 1–2 hidden layers) or `trees`
     /// (gradient-boosted oblivious decision trees).
-    #[arg(long, default_value = "mlp", value_parser = super::args::parse_model)]
+    #[arg(long = "learner", alias = "model", value_name = "LEARNER", default_value = "mlp", value_parser = super::args::parse_model)]
     model: ModelType,
 
     /// Which features: `seed` (density, HTML bytes and text length of the line and its
@@ -243,7 +243,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .map(|k| format!(" --stack {k}{}", if args.page { " --page" } else { "" }))
             .unwrap_or_default();
         format!(
-            "mainline train --model {} --features {feature_word} --context {context}{stack}",
+            "mainline train --learner {} --features {feature_word} --context {context}{stack}",
             args.model
         )
     });
