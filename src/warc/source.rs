@@ -101,7 +101,14 @@ impl<R: Read> Source<R> {
                 break;
             }
         }
-        s.gzip = s.buf.starts_with(&[0x1f, 0x8b]);
+        // NOTE: a gzip file whose first bytes are damaged is still a gzip file: when the
+        // input starts neither like gzip nor like WARC but a gzip member header follows, the
+        // first member is reported broken and reading goes on from that header.
+        let plain = {
+            let start = s.buf.iter().position(|b| !b.is_ascii_whitespace());
+            start.is_some_and(|i| s.buf[i..].starts_with(b"WARC/"))
+        };
+        s.gzip = s.buf.starts_with(&[0x1f, 0x8b]) || (!plain && find_member(&s.buf).is_some());
         s
     }
 
@@ -337,17 +344,7 @@ impl<R: Read> Source<R> {
         };
         loop {
             let hay = &self.buf[from.min(self.buf.len())..];
-            let mut found = None;
-            for i in memchr::memchr_iter(0x1f, hay) {
-                if hay.len() - i < 10 {
-                    break;
-                }
-                if hay[i + 1] == 0x8b && hay[i + 2] == 8 && hay[i + 3] & 0xe0 == 0 {
-                    found = Some(i);
-                    break;
-                }
-            }
-            match found {
+            match find_member(hay) {
                 Some(i) => {
                     self.pos = from + i;
                     self.member = None;
@@ -370,6 +367,14 @@ impl<R: Read> Source<R> {
             }
         }
     }
+}
+
+/// Where the first plausible gzip member header in `hay` starts (magic bytes, deflate,
+/// no reserved flags, and room for the rest of the fixed header).
+fn find_member(hay: &[u8]) -> Option<usize> {
+    memchr::memchr_iter(0x1f, hay)
+        .take_while(|&i| hay.len() - i >= 10)
+        .find(|&i| hay[i + 1] == 0x8b && hay[i + 2] == 8 && hay[i + 3] & 0xe0 == 0)
 }
 
 /// The length of the gzip member header at the start of `b`; `Ok(None)` when `b` ends
