@@ -102,7 +102,7 @@ fn warc_and_html_inputs_are_not_mixed() {
         data("mixed.warc.gz").to_str().unwrap(),
         page.to_str().unwrap(),
     ]);
-    assert_ne!(code, 0);
+    assert_eq!(code, 2);
     assert!(stderr.contains("is a WARC file and"), "{stderr}");
 }
 
@@ -308,7 +308,7 @@ fn a_missing_warc_file_is_reported_and_the_others_are_read() {
 #[test]
 fn per_line_output_is_refused_for_warc_input() {
     let (_, code, stderr) = filter(&["--format", "jsonl", data("mixed.warc.gz").to_str().unwrap()]);
-    assert_ne!(code, 0, "{stderr}");
+    assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("WARC"), "{stderr}");
 }
 

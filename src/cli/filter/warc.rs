@@ -54,7 +54,7 @@ pub fn is_warc(name: &OsStr) -> bool {
 /// (`.html`, `.htm`, gzipped or not): they count as HTML.
 ///
 /// # Errors
-/// When some inputs are WARC files and others are not.
+/// A usage error when some inputs are WARC files and others are not.
 pub fn detect(found: &[Found]) -> Result<bool> {
     let mut warc: Option<&Path> = None;
     let mut html: Option<&Path> = None;
@@ -82,11 +82,11 @@ pub fn detect(found: &[Found]) -> Result<bool> {
             html.get_or_insert(path);
         }
         if let (Some(w), Some(h)) = (warc, html) {
-            anyhow::bail!(
+            return Err(anyhow::Error::new(crate::cli::UsageError(format!(
                 "{} is a WARC file and {} is not; filter them separately (WARC files give JSON lines)",
                 display_name(w),
                 display_name(h)
-            );
+            ))));
         }
     }
     Ok(warc.is_some())
