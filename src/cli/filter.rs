@@ -345,6 +345,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     }
     let found = walk::expand(inputs_or_stdin(args.files), args.recursive, wanted);
+    if found.is_empty() && !args.quiet {
+        eprintln!(
+            "mainline: no inputs found: the directories given hold no file whose name --recursive \
+             takes (see --help)"
+        );
+    }
     if warc_in || (args.input_format == InputFormat::Html && warc::detect(&found)?) {
         usage_ensure!(
             args.format != Format::Jsonl,
@@ -547,10 +553,11 @@ struct Outcome {
     failure: Option<(PathBuf, anyhow::Error)>,
 }
 
-/// The page jobs, with their output files under `out_dir`.
+/// The page jobs, with their output files under `out_dir`. An input whose output file is
+/// that of an earlier input fails alone (reported in its turn); the others are filtered.
 ///
 /// # Errors
-/// When two inputs would be written to the same file.
+/// When the output directory cannot be created.
 fn page_jobs(found: Vec<Found>, out_dir: Option<&Path>, format: Format) -> Result<Vec<Job>> {
     let ext = match format {
         Format::Text => "txt",
@@ -578,14 +585,17 @@ fn page_jobs(found: Vec<Found>, out_dir: Option<&Path>, format: Format) -> Resul
                     dir.join(name)
                 });
                 if let Some(t) = &target {
-                    if let Some(other) = targets.insert(t.clone(), path.clone()) {
-                        anyhow::bail!(
-                            "{} and {} would both be written to {}; filter them separately",
-                            display_name(&other),
-                            display_name(&path),
+                    if let Some(other) = targets.get(t) {
+                        // The earlier input keeps the file; only this one fails.
+                        let error = anyhow::anyhow!(
+                            "{} is already written to {}; filter this input separately",
+                            display_name(other),
                             t.display()
                         );
+                        jobs.push(Job::Failed(path, error));
+                        continue;
                     }
+                    targets.insert(t.clone(), path.clone());
                 }
                 jobs.push(Job::Page { path, target });
             }
