@@ -9,7 +9,8 @@
 //! lol_html with no handlers, lol_html with element + text handlers on "*", lol_html with
 //! the handlers the splitter registers, the line splitter, feature extraction and model
 //! scoring (on lines and rows prepared beforehand), and the whole filter with the fixed
-//! threshold and with the built-in model. Prints MB/s of uncompressed HTML (1 MB = 10^6
+//! threshold and with the built-in model, and with the built-in model writing Markdown
+//! and JSON documents. Prints MB/s of uncompressed HTML (1 MB = 10^6
 //! bytes) and the ratio to lol_html with element + text handlers; the best of `--rounds`
 //! runs. `ONLY=text` runs only the stages whose name contains `text` (for profiling one
 //! stage). The stages are those of `benches/throughput.rs`.
@@ -128,4 +129,20 @@ fn main() {
             || pages.iter().for_each(|p| stages::filter(p, scorer)),
         );
     }
+    let (_, model) = &scorers[1];
+    time(
+        "mainline filter, markdown, built-in model",
+        bytes,
+        rounds,
+        et,
+        || pages.iter().for_each(|p| stages::markdown(p, model)),
+    );
+    let options = mainline::Options::new();
+    time(
+        "mainline filter, json, built-in model",
+        bytes,
+        rounds,
+        et,
+        || pages.iter().for_each(|p| stages::json(p, &options)),
+    );
 }

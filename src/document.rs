@@ -25,6 +25,7 @@
 use std::io::Read;
 use std::sync::{Arc, LazyLock, OnceLock};
 
+use crate::confidence;
 use crate::extract::{Decision, Extractor, ModelScorer, Scorer, Threshold};
 use crate::markdown::{self, Renderer};
 use crate::meta::Metadata;
@@ -331,6 +332,16 @@ impl Document {
         self.encoding
     }
 
+    /// How well the page was likely extracted, from 0 to 1: the page word F1 predicted
+    /// from the built-in model's scores of its lines (see [`crate::confidence`]). `None`
+    /// when another model or a threshold decided.
+    pub fn confidence(&self) -> Option<f64> {
+        self.opts
+            .scorer
+            .is_none()
+            .then(|| confidence::WEIGHTS.predict(&confidence::features(&self.lines)))
+    }
+
     /// Bytes of HTML read (after gzip decompression).
     pub fn input_bytes(&self) -> u64 {
         self.input_bytes
@@ -355,7 +366,8 @@ impl Document {
     /// The document as one JSON object: `url`, `title`, `author`, `published`,
     /// `modified`, `site_name`, `description`, `language`, `image`, `page_types`, `text`,
     /// `markdown` (with [`Options::markdown_in_json`] or [`Format::Markdown`]),
-    /// `kept_lines`, `total_lines` and `encoding`. Absent values are `null`.
+    /// `kept_lines`, `total_lines`, `encoding` and `confidence` (see
+    /// [`Document::confidence`]). Absent values are `null`.
     ///
     /// ```
     /// let opts = mainline::Options::new().threshold(0.5);
@@ -388,6 +400,12 @@ impl Document {
         o.insert("kept_lines".into(), self.kept_lines().into());
         o.insert("total_lines".into(), self.lines.len().into());
         o.insert("encoding".into(), self.encoding.into());
+        o.insert(
+            "confidence".into(),
+            self.confidence()
+                .map(|c| (c * 1000.0).round() / 1000.0)
+                .into(),
+        );
         serde_json::Value::Object(o)
     }
 }

@@ -44,6 +44,7 @@
 //! - `plot`: the command's `plot` subcommand.
 #![deny(rustdoc::broken_intra_doc_links)]
 
+pub mod confidence;
 pub mod document;
 pub mod error;
 pub mod extract;

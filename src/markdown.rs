@@ -297,8 +297,24 @@ impl Renderer {
             cell.push_str(&text);
             r.2 &= header;
         }
-        if columns == 1 {
-            // A one-column table is a layout of blocks: one paragraph per cell.
+        let first = rows
+            .iter()
+            .flat_map(|r| r.1.iter().position(|c| !c.is_empty()))
+            .min();
+        let one_column = rows.iter().all(|r| {
+            r.1.iter()
+                .enumerate()
+                .all(|(i, c)| c.is_empty() || Some(i) == first)
+        });
+        if columns == 1 || one_column {
+            // A table with one column (or one column kept) is a layout of blocks: one
+            // paragraph per cell.
+            let col = first.unwrap_or(0);
+            let rows: Vec<_> = rows
+                .into_iter()
+                .filter(|r| !r.1[col].is_empty())
+                .map(|(i, mut cells, h)| (i, vec![std::mem::take(&mut cells[col])], h))
+                .collect();
             for (i, (_, cells, _)) in rows.iter().enumerate() {
                 if i > 0 {
                     push_quote(out, t.quote, true);

@@ -37,6 +37,8 @@
 //! # Ok::<(), mainline::Error>(())
 //! ```
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 /// The longest value kept (a title, a `<meta>` content, a URL), in bytes; longer ones are
@@ -56,11 +58,14 @@ pub const MAX_JSON_LD_BYTES: usize = 256 * 1024;
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Metadata {
-    /// The title: JSON-LD `headline` (or `name`) of the page's article, `og:title`,
-    /// `twitter:title`, `dc.title`, `<title>` with the site name trimmed, the first `<h1>`.
+    /// The title: JSON-LD `headline` (or `name`) of the page's article, `dc.title`,
+    /// `dcterms.title`, `og:title`, `twitter:title`, `parsely-title`, `<title>` with the
+    /// site name trimmed, the first `<h1>`.
     pub title: Option<String>,
-    /// The author(s), joined by `, `: JSON-LD `author`, `<meta name=author>`,
-    /// `dc.creator`, `article:author` (unless a URL), `parsely-author`.
+    /// The author(s), joined by `, `: JSON-LD `author`, `dc.creator`, `dcterms.creator`,
+    /// `<meta name=author>`, `article:author` (unless a URL), `parsely-author`, else the
+    /// text of the first short line of the body in an element whose class or id names a
+    /// byline or an author (outside navigation, footers, asides and comments).
     pub author: Option<String>,
     /// When the page was first published (ISO 8601): JSON-LD `datePublished`,
     /// `article:published_time`, `dc.date`, `date`, the first `<time datetime>`.
@@ -88,6 +93,14 @@ pub struct Metadata {
     pub html_title: Option<String>,
     /// The text of the first `<h1>` line.
     pub first_h1: Option<String>,
+    /// Lines of the page so far.
+    pub lines: u64,
+    /// Text bytes of those lines.
+    pub text_bytes: u64,
+    /// Lines inside `<article>`, `<main>`, `role=main|article` or `itemprop=articleBody`.
+    pub article_lines: u64,
+    /// Text bytes of those lines.
+    pub article_text_bytes: u64,
 }
 
 /// The fields read from JSON-LD.
@@ -141,6 +154,7 @@ pub(crate) struct Collector {
     lang: Option<String>,
     time: Option<String>,
     h1: Option<String>,
+    byline: Option<String>,
     json_ld: JsonLd,
     json_ld_bytes: usize,
     capture: Option<Capture>,
@@ -149,6 +163,10 @@ pub(crate) struct Collector {
     foreign: Option<usize>,
     /// A line of the body has come out.
     body: bool,
+    lines: u64,
+    text_bytes: u64,
+    article_lines: u64,
+    article_text_bytes: u64,
 }
 
 /// Whether a start tag of this name (as written) matters to the [`Collector`].
@@ -209,10 +227,11 @@ impl Collector {
                     return;
                 };
                 for key in ["property", "name", "itemprop", "http-equiv"] {
-                    if let Some(k) = get(key) {
+                    // NOTE: a value may name several properties (`property="dc:title
+                    // og:title"`).
+                    for k in get(key).into_iter().flat_map(str::split_ascii_whitespace) {
                         if self.metas.len() < MAX_META_TAGS && interesting(k) {
-                            self.metas
-                                .push((k.trim().to_ascii_lowercase(), clean(content)));
+                            self.metas.push((normal_key(k), clean(content)));
                         }
                     }
                 }
@@ -289,9 +308,27 @@ impl Collector {
         c.next = end;
     }
 
-    /// A line of the body has come out with this text and heading level.
-    pub(crate) fn line(&mut self, text: &str, heading: u8) {
+    /// A line of the body has come out with this text, heading level, context bits and
+    /// nearest classed ancestors.
+    pub(crate) fn line(&mut self, text: &str, heading: u8, context: u16, ancestors: &[Arc<str>]) {
+        use crate::lines::ctx;
+        let article = context & ctx::ARTICLE != 0;
         self.body = true;
+        if self.byline.is_none()
+            && self.lines < 4096
+            && (3..=120).contains(&text.len())
+            && context & (ctx::NAV | ctx::FOOTER | ctx::ASIDE | ctx::FORM) == 0
+            && text.chars().any(char::is_alphabetic)
+            && byline_element(ancestors)
+        {
+            self.byline = Some(clean(text));
+        }
+        self.lines += 1;
+        self.text_bytes += text.len() as u64;
+        if article {
+            self.article_lines += 1;
+            self.article_text_bytes += text.len() as u64;
+        }
         if heading == 1 && self.h1.is_none() {
             self.h1 = Some(cut(text).to_string());
         }
@@ -346,7 +383,15 @@ impl Collector {
         let title = ld
             .headline
             .clone()
-            .or_else(|| meta(&["og:title", "twitter:title", "dc.title", "dcterms.title"]))
+            .or_else(|| {
+                meta(&[
+                    "dc.title",
+                    "dcterms.title",
+                    "og:title",
+                    "twitter:title",
+                    "parsely-title",
+                ])
+            })
             .or_else(|| {
                 html_title
                     .as_deref()
@@ -356,9 +401,10 @@ impl Collector {
         let author = ld
             .author
             .clone()
-            .or_else(|| meta(&["author", "dc.creator", "dcterms.creator"]))
+            .or_else(|| meta(&["dc.creator", "dcterms.creator", "author"]))
             .or_else(|| meta(&["article:author"]).filter(|a| !a.contains("://")))
-            .or_else(|| meta(&["parsely-author", "sailthru.author"]));
+            .or_else(|| meta(&["parsely-author", "sailthru.author"]))
+            .or_else(|| self.byline.clone());
         let published = ld
             .published
             .as_deref()
@@ -445,8 +491,41 @@ impl Collector {
             page_types,
             html_title,
             first_h1: self.h1.clone(),
+            lines: self.lines,
+            text_bytes: self.text_bytes,
+            article_lines: self.article_lines,
+            article_text_bytes: self.article_text_bytes,
         }
     }
+}
+
+/// Whether the nearest classed ancestor that says anything names a byline or an author
+/// (and not a comment).
+fn byline_element(ancestors: &[Arc<str>]) -> bool {
+    ancestors.iter().take(2).any(|d| {
+        let d = d.to_ascii_lowercase();
+        (d.contains("byline") || d.contains("author"))
+            && !d.contains("comment")
+            && !d.contains("avatar")
+            && !d.contains("bio")
+    })
+}
+
+/// A `<meta>` key in lower case, Dublin Core's `dc:`/`dcterm:`/`dcterms:` prefixes
+/// written `dc.` and `dcterms.`.
+fn normal_key(key: &str) -> String {
+    let k = key.trim().to_ascii_lowercase();
+    for (from, to) in [
+        ("dc:", "dc."),
+        ("dcterm:", "dcterms."),
+        ("dcterms:", "dcterms."),
+        ("dcterm.", "dcterms."),
+    ] {
+        if let Some(rest) = k.strip_prefix(from) {
+            return format!("{to}{rest}");
+        }
+    }
+    k
 }
 
 /// Whether a `<meta>` key is one that [`Collector::metadata`] reads.
@@ -890,6 +969,7 @@ mod tests {
         assert_eq!(m.description.as_deref(), Some("Short & sweet."));
         assert_eq!(m.page_types, ["article"]);
         assert_eq!(m.first_h1.as_deref(), Some("Big"));
+        assert_eq!((m.lines, m.text_bytes, m.article_lines), (1, 3, 0));
     }
 
     #[test]
@@ -902,6 +982,8 @@ mod tests {
         assert_eq!(m.html_title, None);
         assert_eq!(m.title.as_deref(), Some("Heading"));
         assert_eq!(m.published.as_deref(), Some("2020-01-02"));
+        let m = meta_of("<p>out</p><main><p>in one</p><article><p>in two</p></article></main>");
+        assert_eq!((m.lines, m.article_lines, m.article_text_bytes), (3, 2, 12));
     }
 
     #[test]
@@ -947,6 +1029,23 @@ mod tests {
         let m = s.metadata().unwrap();
         assert_eq!(m.title.as_deref(), Some("Early"));
         assert_eq!(m.author.as_deref(), Some("Me"));
+    }
+
+    #[test]
+    fn dublin_core_in_any_spelling_and_bylines_in_the_body() {
+        let m = meta_of(
+            "<meta property='dc:title og:title' content='Preferred'>\
+             <meta name=author content='Meta Author'><meta name='DC.creator' content='DC Author'>\
+             <title>Other</title><body><nav><span class=author>Menu Author</span></nav>\
+             <p>Text.</p>",
+        );
+        assert_eq!(m.title.as_deref(), Some("Preferred"));
+        assert_eq!(m.author.as_deref(), Some("DC Author"));
+        let m = meta_of(
+            "<body><div class=comment-author>Troll</div><h1>T</h1>\
+             <div class='post-byline'>By Ann   Lee</div><p>Words.</p>",
+        );
+        assert_eq!(m.author.as_deref(), Some("By Ann Lee"));
     }
 
     #[test]

@@ -147,3 +147,28 @@ pub fn filter(page: &[u8], scorer: &Arc<dyn Scorer>) {
         std::hint::black_box(d);
     }
 }
+
+/// The streaming filter writing Markdown: lines with their structure, the head's metadata
+/// for the base URL, the kept lines rendered as they are decided.
+pub fn markdown(page: &[u8], scorer: &Arc<dyn Scorer>) {
+    let mut ex = Extractor::new(Arc::clone(scorer))
+        .with_structure(true)
+        .with_metadata(true);
+    let mut r = mainline::markdown::Renderer::new(mainline::markdown::Options::default());
+    let mut out = String::new();
+    ex.write(page).expect("the filter accepts the page");
+    ex.end().expect("the filter accepts the page");
+    while let Some(d) = ex.next_decision() {
+        if d.keep {
+            r.push(&d.line, &mut out);
+        }
+    }
+    r.finish(&mut out);
+    std::hint::black_box(out);
+}
+
+/// One JSON document per page, as `filter --format json` writes it.
+pub fn json(page: &[u8], options: &mainline::Options) {
+    let doc = options.extract(page).expect("the filter accepts the page");
+    std::hint::black_box(doc.to_json().to_string());
+}

@@ -111,10 +111,12 @@ pub struct Args {
     /// Output format: `text` (the kept lines), `markdown` (GitHub-flavoured Markdown:
     /// headings, lists, code blocks, tables, quotes, inline code and emphasis), `json` (one
     /// JSON object per page: source, url, title, author, published, modified, site_name,
-    /// description, language, image, page_types, text, kept_lines, total_lines, encoding)
-    /// or `jsonl` (one JSON object for every line of the page with its text, byte counts,
-    /// density, score, decision and feature values). With --input-format jsonl, `json`
-    /// adds the page's fields to each record and `markdown` adds "markdown".
+    /// description, language, image, page_types, text, kept_lines, total_lines, encoding,
+    /// confidence: the page's likely word F1, from 0 to 1, predicted from the built-in
+    /// model's scores, null with another model) or `jsonl` (one JSON object for every line
+    /// of the page with its text, byte counts, density, score, decision and feature
+    /// values). With --input-format jsonl, `json` adds the page's fields to each record and
+    /// `markdown` adds "markdown".
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
 
@@ -328,6 +330,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 images: args.images,
                 url: args.url.clone(),
                 markdown: args.with_markdown,
+                builtin: args.threshold.is_none() && args.model.is_none(),
             },
         },
     };
@@ -487,13 +490,18 @@ struct Render {
     url: Option<String>,
     /// Markdown in JSON documents.
     markdown: bool,
+    /// The scorer is the built-in model (whose documents have a confidence).
+    builtin: bool,
 }
 
 impl Render {
     /// The library's options for these settings.
     fn options(&self, scorer: &Arc<dyn Scorer>, format: Format) -> Options {
-        let mut o = Options::new()
-            .scorer(Arc::clone(scorer))
+        let mut o = Options::new();
+        if !self.builtin {
+            o = o.scorer(Arc::clone(scorer));
+        }
+        let mut o = o
             .links(self.links)
             .images(self.images)
             .markdown_in_json(self.markdown || format == Format::Markdown);

@@ -969,7 +969,7 @@ impl State {
             }
         }
         if let Some(m) = self.meta.as_deref_mut() {
-            m.line(&cur.text, cur.heading);
+            m.line(&cur.text, cur.heading, cur.context, &cur.ancestors);
         }
         let structure = self
             .shape
