@@ -18,6 +18,10 @@
 //! agree with Readability's title, byline, excerpt, lang, siteName and publishedTime (both
 //! absent, or equal after collapsing whitespace; dates by their first 10 characters).
 
+// NOTE: the least-squares code below indexes matrices by row and column, which reads
+// better than iterators here.
+#![allow(clippy::needless_range_loop)]
+
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;

@@ -84,13 +84,10 @@ impl Weights {
     /// The predicted page F1 for `features`, clipped to [0, 1].
     pub fn predict(&self, features: &[f64; 8]) -> f64 {
         let mut y = self.intercept;
-        for i in 0..8 {
-            let z = if self.std[i] > 0.0 {
-                (features[i] - self.mean[i]) / self.std[i]
-            } else {
-                0.0
-            };
-            y += self.weight[i] * z;
+        for (i, x) in features.iter().enumerate() {
+            if self.std[i] > 0.0 {
+                y += self.weight[i] * (x - self.mean[i]) / self.std[i];
+            }
         }
         y.clamp(0.0, 1.0)
     }
@@ -137,8 +134,6 @@ pub const WEIGHTS: Weights = Weights {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     #[test]
     fn confidence_is_in_the_unit_range_and_only_for_the_built_in_model() {
         let html = std::fs::read(concat!(
