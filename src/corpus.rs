@@ -5,7 +5,11 @@
 //!   (the gold text in `ground_truth.main_content`, the page type in
 //!   `_internal.page_type.primary`) and `metadata.json` (domain and page type per id);
 //! - a plain folder of `NAME.html`, `NAME.htm` or `NAME.html.gz` pages, each with its gold
-//!   text in `NAME.txt` beside it (pages without one are skipped and counted).
+//!   text in `NAME.txt` beside it (pages without one are skipped and counted);
+//! - the layout of Mozilla Readability's test pages: one folder per page, `NAME/source.html`
+//!   with the reference extraction in `NAME/expected.html`. The gold text is the text of
+//!   `expected.html` as the line splitter reads it (each block element on its own line);
+//!   folders without `expected.html` are skipped and counted.
 //!
 //! ```
 //! let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/samples");
@@ -67,13 +71,16 @@ impl Corpus {
         }
         let corpus = if dir.join("html").is_dir() && dir.join("ground-truth").is_dir() {
             Self::open_wcxb(dir)?
+        } else if has_page_folders(dir)? {
+            Self::open_page_folders(dir)?
         } else {
             Self::open_folder(dir)?
         };
         if corpus.pages.is_empty() {
             return Err(corpus_err(
                 dir,
-                "no pages with gold text found (expected html/ + ground-truth/, or NAME.html files with NAME.txt beside them)",
+                "no pages with gold text found (expected html/ + ground-truth/, NAME.html files \
+                 with NAME.txt beside them, or NAME/source.html with NAME/expected.html)",
             ));
         }
         Ok(corpus)
@@ -143,13 +150,8 @@ impl Corpus {
     }
 
     fn open_folder(dir: &Path) -> Result<Corpus> {
-        let mut entries: Vec<PathBuf> = fs::read_dir(dir)
-            .map_err(|e| corpus_err(dir, e.to_string()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .collect();
-        entries.sort();
         let mut corpus = Corpus::default();
-        for html in entries {
+        for html in sorted_entries(dir)? {
             let Some(id) = page_stem(&html) else { continue };
             let gold_path = html.with_file_name(format!("{id}.txt"));
             match fs::read_to_string(&gold_path) {
@@ -166,6 +168,34 @@ impl Corpus {
         Ok(corpus)
     }
 
+    fn open_page_folders(dir: &Path) -> Result<Corpus> {
+        let mut corpus = Corpus::default();
+        for sub in sorted_entries(dir)? {
+            let html = sub.join("source.html");
+            if !html.is_file() {
+                continue;
+            }
+            let expected = sub.join("expected.html");
+            let Ok(bytes) = fs::read(&expected) else {
+                corpus.skipped.push(html);
+                continue;
+            };
+            let gold = html_text(&bytes).map_err(|e| corpus_err(&expected, e.to_string()))?;
+            let id = sub
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            corpus.pages.push(Page {
+                group: id.clone(),
+                id,
+                html,
+                gold,
+                page_type: None,
+            });
+        }
+        Ok(corpus)
+    }
+
     /// The distinct page types, sorted.
     pub fn page_types(&self) -> Vec<String> {
         let mut t: Vec<String> = self
@@ -177,6 +207,42 @@ impl Corpus {
         t.dedup();
         t
     }
+}
+
+/// The paths in `dir`, sorted.
+fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(|e| corpus_err(dir, e.to_string()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    Ok(entries)
+}
+
+/// Whether `dir` holds page folders (`NAME/source.html`) rather than page files.
+fn has_page_folders(dir: &Path) -> Result<bool> {
+    Ok(sorted_entries(dir)?
+        .iter()
+        .any(|sub| sub.join("source.html").is_file()))
+}
+
+/// The text of an HTML document or fragment as the line splitter reads it: one line per
+/// block element, lines without text left out.
+fn html_text(bytes: &[u8]) -> Result<String> {
+    let mut splitter = crate::lines::Splitter::new();
+    splitter.write(bytes)?;
+    splitter.end()?;
+    let mut text = String::new();
+    while let Some(line) = splitter.next_line() {
+        if line.text.trim().is_empty() {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&line.text);
+    }
+    Ok(text)
 }
 
 /// The id of an HTML page file: its name without `.gz` and `.html`/`.htm`, or `None` when
@@ -249,6 +315,26 @@ mod tests {
         assert_eq!(c.pages[0].page_type.as_deref(), Some("forum"));
         assert_eq!(c.pages[0].gold, "Gold.");
         assert_eq!(c.skipped.len(), 1);
+    }
+
+    #[test]
+    fn page_folders_take_the_text_of_the_expected_extraction() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["a", "b"] {
+            fs::create_dir(dir.path().join(name)).unwrap();
+            fs::write(dir.path().join(name).join("source.html"), b"<p>x</p>").unwrap();
+        }
+        fs::write(
+            dir.path().join("a/expected.html"),
+            "<div><h1>Title</h1><p>One <b>para</b>graph.</p><script>no()</script><p>Two.</p></div>",
+        )
+        .unwrap();
+        let c = Corpus::open(dir.path()).unwrap();
+        assert_eq!(c.pages.len(), 1);
+        assert_eq!(c.pages[0].id, "a");
+        assert_eq!(c.pages[0].html, dir.path().join("a/source.html"));
+        assert_eq!(c.pages[0].gold, "Title\nOne paragraph.\nTwo.");
+        assert_eq!(c.skipped, [dir.path().join("b/source.html")]);
     }
 
     #[test]
