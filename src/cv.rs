@@ -469,9 +469,10 @@ pub fn cross_validate(
                             &mut |m| progress(&format!("{recipe}: fold {}: {m}", fold + 1)),
                         )?;
                         let decided = train::score_stacked(&m, &sub, base, &test);
-                        for (&r, (score, threshold)) in test.iter().zip(decided) {
-                            keep[r] = score >= threshold;
-                            scores[r] = (score, threshold);
+                        let kept = train::keep_stacked(&m, &sub, base, &test, &decided);
+                        for ((&r, scored), k) in test.iter().zip(decided).zip(kept) {
+                            keep[r] = k;
+                            scores[r] = scored;
                         }
                         continue;
                     }

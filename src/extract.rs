@@ -548,7 +548,14 @@ impl Extractor {
         let features = self.keep_features.then(|| self.row.clone());
         if let Some(p) = &mut self.page {
             let weight = self.scorer.stage2_inputs(&self.row, &mut self.base);
-            if p.push(line, features, (score, keep), weight, &self.base) {
+            let link_density = self.row[features::LINK_DENSITY];
+            if p.push(
+                line,
+                features,
+                (score, keep),
+                (weight, link_density),
+                &self.base,
+            ) {
                 self.decide_block(false);
             }
             return;
@@ -568,7 +575,8 @@ impl Extractor {
         }
     }
 
-    /// Decides the lines of the current block of the page (page-level second stages): all
+    /// Decides the lines of the current block of the page (page-level second stages), with
+    /// the floor of [`stack::floor`] under the decisions: all
     /// of them at the end of the page (`last`), else those before the block's handover to
     /// the next one ([`stack::page::handover`]), whose lines it then starts with.
     fn decide_block(&mut self, last: bool) {
@@ -586,16 +594,12 @@ impl Extractor {
             stack::page::handover(&p.weights, p.context)
         };
         let decided = handover.decided_end - p.context;
-        if self.scorer.first_stage_only(n) {
-            let first = p.scores[p.context..].iter().zip(&p.keeps[p.context..]);
-            for ((line, features), (&score, &keep)) in p.lines.drain(..decided).zip(first) {
-                self.out.push_back(Decision {
-                    line,
-                    score,
-                    keep,
-                    features,
-                });
-            }
+        let range = p.context..handover.decided_end;
+        p.decided.clear();
+        let short = self.scorer.first_stage_only(n);
+        if short {
+            let first = p.scores[range.clone()].iter().zip(&p.keeps[range.clone()]);
+            p.decided.extend(first.map(|(&s, &k)| (s, k)));
         } else {
             let nb = p.base.len() / n;
             let shape = stack::BlockRows {
@@ -613,10 +617,26 @@ impl Extractor {
                 &mut |i, tail| tail.copy_from_slice(&base[i * nb..(i + 1) * nb]),
                 &mut p.rows,
             );
+            let scorer = &*self.scorer;
             let rows = p.rows.chunks_exact(shape.width()).skip(p.context);
-            for (held, row) in p.lines.drain(..decided).zip(rows) {
-                decide_stage2(&*self.scorer, held, row, &mut self.out);
-            }
+            p.decided
+                .extend(rows.take(decided).map(|row| scorer.decide_stage2(row)));
+        }
+        p.floor(
+            range,
+            if short {
+                stack::floor::SHORT
+            } else {
+                stack::floor::LONG
+            },
+        );
+        for ((line, features), &(score, keep)) in p.lines.drain(..decided).zip(&p.decided) {
+            self.out.push_back(Decision {
+                line,
+                score,
+                keep,
+                features,
+            });
         }
         p.carry(handover);
     }
@@ -669,6 +689,14 @@ struct PageBlock {
     base: Vec<f32>,
     /// The second-stage rows of the block, one after the other (kept for the next block).
     rows: Vec<f32>,
+    /// Each line's text and prose bytes ([`stack::floor::line_bytes`]).
+    prose: Vec<(u64, u64)>,
+    /// The decisions (score, keep) of the lines decided in the block, before they are
+    /// queued.
+    decided: Vec<(f32, bool)>,
+    /// Scratch for the floor: the decisions.
+    keep: Vec<bool>,
+    floor_scores: Vec<f32>,
 }
 
 impl PageBlock {
@@ -690,6 +718,24 @@ impl PageBlock {
             paths: Vec::with_capacity(n),
             base: Vec::new(),
             rows: Vec::new(),
+            prose: Vec::with_capacity(n),
+            decided: Vec::new(),
+            keep: Vec::new(),
+            floor_scores: Vec::new(),
+        }
+    }
+
+    /// Applies a [`stack::floor`] to the decisions of the block's lines `range` (those
+    /// decided in it, after the context).
+    fn floor(&mut self, range: std::ops::Range<usize>, floor: stack::floor::Floor) {
+        self.keep.clear();
+        self.keep.extend(self.decided.iter().map(|d| d.1));
+        self.floor_scores.clear();
+        self.floor_scores.extend(self.decided.iter().map(|d| d.0));
+        if floor.apply(&self.floor_scores, &self.prose[range], &mut self.keep) {
+            for (d, &k) in self.decided.iter_mut().zip(&self.keep) {
+                d.1 = k;
+            }
         }
     }
 
@@ -699,9 +745,11 @@ impl PageBlock {
         line: Line,
         features: Option<Vec<f32>>,
         (score, keep): (f32, bool),
-        weight: f32,
+        (weight, link_density): (f32, f32),
         base: &[f32],
     ) -> bool {
+        self.prose
+            .push(stack::floor::line_bytes(weight, link_density));
         self.scores.push(score);
         self.keeps.push(keep);
         self.weights.push(weight);
@@ -730,6 +778,7 @@ impl PageBlock {
         self.keeps.drain(..k);
         self.weights.drain(..k);
         self.paths.drain(..k);
+        self.prose.drain(..k);
         if self.repeats {
             self.sigs.drain(..k);
         }

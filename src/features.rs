@@ -148,6 +148,9 @@ pub const BASE: [(&str, &str); N_BASE] = [
     ("ln_offset", "ln(1 + input offset where the line starts)"),
 ];
 
+/// Column of `link_density` in a row (and in [`BASE`]).
+pub const LINK_DENSITY: usize = 3;
+
 /// Number of [`BASE`] features.
 pub const N_BASE: usize = 55;
 
@@ -560,6 +563,7 @@ mod tests {
         sorted.sort();
         sorted.dedup();
         assert_eq!(sorted.len(), N_FEATURES, "duplicate feature names");
+        assert_eq!(names[LINK_DENSITY], "link_density");
         for n in names {
             assert!(describe(n).is_some(), "{n} has no description");
         }

@@ -33,6 +33,7 @@
 //! assert_eq!(rows[0].1.len(), input_names(2, &["density"]).len());
 //! ```
 
+pub mod floor;
 pub mod page;
 
 use std::collections::VecDeque;

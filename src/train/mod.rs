@@ -54,8 +54,8 @@ pub use metrics::LineMetrics;
 pub use params::{ModelType, ThresholdObjective, ThresholdRows, TrainParams};
 pub use split::{group_kfold, group_split};
 pub use stacked::{
-    StackParams, StageInputs, decide_stacked, score_stacked, stage1_scores, stage2_rows,
-    train_stacked,
+    StackParams, StageInputs, decide_stacked, keep_stacked, score_stacked, stage1_scores,
+    stage2_rows, train_stacked,
 };
 
 use ndarray::{Array2, ArrayView2};

@@ -169,6 +169,9 @@ pub struct StageInputs {
     pub base: Array2<f32>,
     /// `ln(1 + text bytes)` of each row.
     pub weight: Vec<f32>,
+    /// The link density of each row (for the floor of [`stack::floor`]); 0 for data
+    /// without the column.
+    pub link_density: Vec<f32>,
     /// Each row's enclosing elements ([`crate::lines::Line::path`], the CSV's `path`
     /// column), when known; page-level second stages need them.
     pub paths: Option<Vec<[u32; PATH_LEVELS]>>,
@@ -178,7 +181,8 @@ pub struct StageInputs {
 }
 
 impl StageInputs {
-    /// Takes the columns `names` and `ln_text_bytes` from `data`.
+    /// Takes the columns `names`, `ln_text_bytes` and `link_density` (when `data` has it)
+    /// from `data`.
     ///
     /// # Errors
     /// [`Error::FeatureMismatch`] when `data` lacks one of them.
@@ -192,10 +196,15 @@ impl StageInputs {
         };
         let idx: Vec<usize> = names.iter().map(|n| find(n)).collect::<Result<_>>()?;
         let w = find("ln_text_bytes")?;
+        let link_density = match data.feature_index("link_density") {
+            Some(l) => data.x.column(l).to_vec(),
+            None => vec![0.0; data.len()],
+        };
         Ok(StageInputs {
             names: names.to_vec(),
             base: data.x.select(ndarray::Axis(1), &idx),
             weight: data.x.column(w).to_vec(),
+            link_density,
             paths: None,
             sigs: None,
         })
@@ -515,17 +524,48 @@ pub fn train_stacked(
 }
 
 /// Keep/drop decisions of a two-stage `model` for `rows` of `data` (ascending, pages
-/// contiguous), computed as the streaming extractor does.
+/// contiguous), computed as the streaming extractor does (see [`keep_stacked`]).
 pub fn decide_stacked(
     model: &Model,
     data: &Dataset,
     inputs: &StageInputs,
     rows: &[usize],
 ) -> Vec<bool> {
-    score_stacked(model, data, inputs, rows)
-        .into_iter()
-        .map(|(score, threshold)| score >= threshold)
-        .collect()
+    let scored = score_stacked(model, data, inputs, rows);
+    keep_stacked(model, data, inputs, rows, &scored)
+}
+
+/// The decisions from the scores and thresholds of [`score_stacked`]: a line is kept when
+/// its score reaches its threshold, and with a page-level second stage the floor of
+/// [`stack::floor`] is applied to each block of a page, as the extractor applies it.
+pub fn keep_stacked(
+    model: &Model,
+    data: &Dataset,
+    inputs: &StageInputs,
+    rows: &[usize],
+    scored: &[(f32, f32)],
+) -> Vec<bool> {
+    let mut keep: Vec<bool> = scored.iter().map(|&(s, t)| s >= t).collect();
+    if let Some(s2) = model.stack.as_ref().filter(|s2| s2.page) {
+        for block in page_blocks(data, inputs, rows) {
+            let floor = if s2.first_stage_only(block.lines.len()) {
+                stack::floor::SHORT
+            } else {
+                stack::floor::LONG
+            };
+            let scores: Vec<f32> = block.decided.clone().map(|i| scored[i].0).collect();
+            let bytes: Vec<(u64, u64)> = block
+                .decided
+                .clone()
+                .map(|i| {
+                    let r = rows[i];
+                    stack::floor::line_bytes(inputs.weight[r], inputs.link_density[r])
+                })
+                .collect();
+            floor.apply(&scores, &bytes, &mut keep[block.decided]);
+        }
+    }
+    keep
 }
 
 /// The score that decides each of `rows` under a two-stage `model`, with the threshold it
