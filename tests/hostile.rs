@@ -473,10 +473,20 @@ fn peak_memory_of_deep_nesting_and_br_storms_is_bounded() {
 /// error that names `bad` and contains `message`, both good pages
 /// written, and nothing else in the output directory (no output, no temporary file).
 fn fails_cleanly(dir: &Path, bad: &Path, message: &str) {
+    fails_cleanly_as(dir, bad, message, None);
+}
+
+/// [`fails_cleanly`], with `mainline` run as the user `uid` (with its group) if given.
+fn fails_cleanly_as(dir: &Path, bad: &Path, message: &str, uid: Option<u32>) {
     let good1 = write_file(dir, "good1.html", [&b"<p>The first good page.</p>"[..]]);
     let good2 = write_file(dir, "good2.html", [&b"<p>The second good page.</p>"[..]]);
     let out = dir.join("out");
-    let run = mainline()
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("mainline"));
+    if let Some(uid) = uid {
+        use std::os::unix::process::CommandExt;
+        command.uid(uid).gid(uid);
+    }
+    let run = command
         .args(["filter", "--quiet", "--threshold", "0.5", "--out-dir"])
         .arg(&out)
         .arg(&good1)
@@ -533,15 +543,13 @@ fn a_file_without_read_permission() {
     let dir = scratch();
     let path = write_file(dir.path(), "secret.html", [&b"<p>secret</p>"[..]]);
     fs::set_permissions(&path, fs::Permissions::from_mode(0o000)).unwrap();
-    if fs::File::open(&path).is_ok() {
-        // Root (or CAP_DAC_OVERRIDE) reads any file: there is no error to observe.
-        eprintln!(
-            "note: skipping the permission-denied case: this process can read a file with \
-             mode 000 (running as root?)"
-        );
-        return;
+    // Root (or CAP_DAC_OVERRIDE) reads any file, so there mainline runs as `nobody`, in a
+    // directory it may write to.
+    let uid = fs::File::open(&path).is_ok().then_some(65_534);
+    if uid.is_some() {
+        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o777)).unwrap();
     }
-    fails_cleanly(dir.path(), &path, "Permission denied");
+    fails_cleanly_as(dir.path(), &path, "Permission denied", uid);
 }
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {

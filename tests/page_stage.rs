@@ -429,8 +429,29 @@ fn a_distilled_ensemble_ships_as_one_second_stage() {
     assert_eq!(model.provenance.params["stack"]["distill"], true);
     let (data, inputs) = paths_data();
     let rows: Vec<usize> = (0..data.len()).collect();
-    assert_eq!(
-        decide_stacked(&model, &data, &inputs, &rows).len(),
+    // The distilled stage imitates the ensemble it was distilled from (the same members,
+    // averaged): it scores the rows as the ensemble does, within a few hundredths, and
+    // makes nearly all the same decisions.
+    let scores = |m: &Model| -> Vec<f32> {
+        train::score_stacked(m, &data, &inputs, &rows)
+            .into_iter()
+            .map(|(score, _)| score)
+            .collect()
+    };
+    let mut ensemble_params = stack_params.clone();
+    ensemble_params.distill = false;
+    let (ensemble, _) = trained_second_stage(&ensemble_params);
+    let (a, b) = (scores(&model), scores(&ensemble));
+    let gap = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).sum::<f32>() / a.len() as f32;
+    assert!(gap < 0.05, "mean score gap to the ensemble {gap}");
+    let agree = decide_stacked(&model, &data, &inputs, &rows)
+        .iter()
+        .zip(decide_stacked(&ensemble, &data, &inputs, &rows))
+        .filter(|(a, b)| **a == *b)
+        .count();
+    assert!(
+        agree * 10 >= rows.len() * 9,
+        "{agree} of {} decisions agree",
         rows.len()
     );
     // Nothing to distil from a single second stage: refused before training.

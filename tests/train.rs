@@ -147,7 +147,10 @@ fn logistic_scores_are_linfas_probability_of_content() {
 /// The lines that `model` decides right among `rows` of `data`.
 fn right(model: &Model, data: &Dataset, rows: &[usize]) -> usize {
     rows.iter()
-        .filter(|&&i| (model.score(&[data.x[[i, 0]]]) >= model.threshold) == data.y[i])
+        .filter(|&&i| {
+            let row = data.x.row(i).to_vec();
+            (model.score(&row) >= model.threshold) == data.y[i]
+        })
         .count()
 }
 
@@ -510,4 +513,79 @@ fn time_training_on_400k_rows_of_80_features() {
         let scores = model.score_batch(data.x.view());
         println!("{name} scoring {} lines: {}", scores.len(), since(start));
     }
+}
+
+/// Lines of 30 sites (2 pages of 20 lines each) whose label density alone does not give:
+/// a line is content when it is dense and short, or sparse and long (`density > 0.5` XOR
+/// `ln_html_bytes > 5.5`), so any rule on one feature is right about half the time.
+fn interaction_data() -> Dataset {
+    let mut state = 20_240_601_u64;
+    let mut uniform = move |lo: f32, hi: f32| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        lo + (hi - lo) * ((state >> 40) as f32 / (1u64 << 24) as f32)
+    };
+    let n = 30 * 2 * 20;
+    let mut x = Vec::with_capacity(n * 3);
+    let mut y = Vec::with_capacity(n);
+    for _ in 0..n {
+        let density = uniform(0.0, 1.0);
+        let html = uniform(3.0, 8.0);
+        x.extend([density, html, (html.exp() * density).max(1.0).ln()]);
+        y.push((density > 0.5) != (html > 5.5));
+    }
+    Dataset {
+        features: vec![
+            "density".into(),
+            "ln_html_bytes".into(),
+            "ln_text_bytes".into(),
+        ],
+        x: Array2::from_shape_vec((n, 3), x).unwrap(),
+        y,
+        groups: (0..n).map(|i| format!("site{}", i / 40)).collect(),
+        docs: (0..n).map(|i| format!("page{}", i / 20)).collect(),
+    }
+}
+
+#[test]
+fn models_learn_what_density_alone_does_not_separate_and_hold_it_on_unseen_sites() {
+    let data = interaction_data();
+    // Sites 0–19 to train on, 20–24 to validate, 25–29 to test: none of the test sites'
+    // lines is seen in training.
+    let site = |i: usize| i / 40;
+    let train_rows: Vec<usize> = (0..data.len()).filter(|&i| site(i) < 20).collect();
+    let val_rows: Vec<usize> = (0..data.len())
+        .filter(|&i| (20..25).contains(&site(i)))
+        .collect();
+    let test_rows: Vec<usize> = (0..data.len()).filter(|&i| site(i) >= 25).collect();
+    let share = |right: usize| right as f64 / test_rows.len() as f64;
+    // The fixed rule on density is right about half the time on the test sites.
+    let by_density = test_rows
+        .iter()
+        .filter(|&&i| (data.x[[i, 0]] > 0.5) == data.y[i])
+        .count();
+    assert!(
+        share(by_density) < 0.65,
+        "density alone: {}",
+        share(by_density)
+    );
+    let fit = |params: &TrainParams| {
+        train_on_rows(&data, &train_rows, &val_rows, params, &mut |_| {})
+            .unwrap()
+            .0
+    };
+    let mlp = small_mlp().hidden(vec![16]).epochs(200).patience(30);
+    let mlp = share(right(&fit(&mlp), &data, &test_rows));
+    let trees = share(right(&fit(&small_trees()), &data, &test_rows));
+    let logistic = share(right(
+        &fit(&TrainParams::new(ModelType::Logistic)),
+        &data,
+        &test_rows,
+    ));
+    eprintln!("unseen sites: MLP {mlp:.3}, trees {trees:.3}, logistic {logistic:.3}");
+    assert!(mlp >= 0.9, "MLP on unseen sites: {mlp}");
+    assert!(trees >= 0.9, "trees on unseen sites: {trees}");
+    // A linear model cannot draw this boundary: the test tells a learner from a line.
+    assert!(logistic < 0.75, "logistic on unseen sites: {logistic}");
 }

@@ -664,8 +664,24 @@ mod tests {
         assert!(page.points.len() >= 3, "{:?}", page.points);
         let indexes: Vec<u64> = page.points.iter().map(|p| p.index).collect();
         assert_eq!(indexes, (0..page.points.len() as u64).collect::<Vec<_>>());
-        assert!(page.kept() <= page.points.len());
-        assert!(page.kept_by_threshold() >= 2);
+        // The keeps are the model's decisions, and the threshold's those of density > 0.5,
+        // worked out here without the chart code.
+        let mut ex = mainline::extract::Extractor::new(std::sync::Arc::new(ModelScorer::builtin()));
+        ex.write(&html[..]).unwrap();
+        ex.end().unwrap();
+        let decided: Vec<bool> = std::iter::from_fn(|| ex.next_decision())
+            .map(|d| d.keep)
+            .collect();
+        let keeps: Vec<bool> = page.points.iter().map(|p| p.keep).collect();
+        assert_eq!(keeps, decided);
+        assert_eq!(page.kept(), decided.iter().filter(|&&k| k).count());
+        let dense = mainline::lines::split(&html[..])
+            .unwrap()
+            .iter()
+            .filter(|l| l.density() > 0.5)
+            .count();
+        assert_eq!(page.kept_by_threshold(), dense);
+        assert!(dense >= 2, "the two paragraphs");
         assert_eq!(page.x_range(), -0.5..page.points.len() as f64 - 0.5);
         assert!(page.mean_html_bytes() > 0.0);
     }
