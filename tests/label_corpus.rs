@@ -11,7 +11,7 @@
 //! line splitter, so the coverage figures are a lower bound of what real lines give.
 
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use mainline::train::label::{POOR_ALIGNMENT_COVERAGE, align};
@@ -124,6 +124,22 @@ fn crude_lines(html: &str) -> Vec<String> {
     lines
 }
 
+/// The WCXB development pages: `MAINLINE_WCXB_DEV`, else `../shared/data/wcxb-dev`. These
+/// tests run only when asked for (`--ignored`); without the pages they fail, saying why.
+fn corpus() -> PathBuf {
+    let corpus = std::env::var_os("MAINLINE_WCXB_DEV").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/wcxb-dev"),
+        PathBuf::from,
+    );
+    assert!(
+        corpus.join("ground-truth").is_dir() && corpus.join("html").is_dir(),
+        "needs the WCXB development pages in {} (html/ and ground-truth/; set \
+         MAINLINE_WCXB_DEV to their folder)",
+        corpus.display()
+    );
+    corpus
+}
+
 fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * q).round() as usize]
 }
@@ -131,11 +147,7 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 #[test]
 #[ignore = "needs the WCXB corpus; run in release with --ignored --nocapture"]
 fn align_every_development_page() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/wcxb-dev");
-    if !corpus.join("ground-truth").is_dir() {
-        eprintln!("corpus not found at {}, skipping", corpus.display());
-        return;
-    }
+    let corpus = corpus();
     let mut ids: Vec<String> = std::fs::read_dir(corpus.join("ground-truth"))
         .unwrap()
         .filter_map(|e| {
@@ -235,11 +247,8 @@ fn align_every_development_page() {
 #[test]
 #[ignore = "needs the WCXB corpus; set MAINLINE_PAGE to a file id, run with --ignored --nocapture"]
 fn show_labels_of_one_page() {
-    let Ok(id) = std::env::var("MAINLINE_PAGE") else {
-        eprintln!("MAINLINE_PAGE not set, skipping");
-        return;
-    };
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/wcxb-dev");
+    let id = std::env::var("MAINLINE_PAGE").expect("MAINLINE_PAGE names the page to show");
+    let corpus = corpus();
     let json = std::fs::read_to_string(corpus.join(format!("ground-truth/{id}.json"))).unwrap();
     let json: serde_json::Value = serde_json::from_str(&json).unwrap();
     let gold = json["ground_truth"]["main_content"].as_str().unwrap_or("");
