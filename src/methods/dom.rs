@@ -76,6 +76,11 @@ pub(crate) fn parse_document(html: &str) -> crate::Result<Html> {
         while !rest.is_char_boundary(cut) {
             cut += 1;
         }
+        // NOTE: html5ever drops a U+FEFF at the start of every piece it is fed (it means to
+        // drop a byte order mark at the start of the document), so no piece starts with one.
+        while rest[cut..].starts_with('\u{feff}') {
+            cut += '\u{feff}'.len_utf8();
+        }
         parser.process(StrTendril::from_slice(&rest[..cut]));
         rest = &rest[cut..];
         if let Some(why) = limits.exceeded.take() {

@@ -316,6 +316,16 @@ mod tests {
     }
 
     #[test]
+    fn a_zero_width_no_break_space_at_any_offset_is_kept() {
+        // html5ever drops U+FEFF at the start of each piece it is fed.
+        for pad in 0..8 {
+            let html = format!("<body><p>{}a\u{feff}b</p></body>", "x".repeat(490 + pad));
+            let text = Method::LteRatio.extract(&html.replace("<p>", "<article><p>"));
+            assert!(text.ends_with("a\u{feff}b"), "{pad}: {text:?}");
+        }
+    }
+
+    #[test]
     fn a_document_over_the_size_limit_is_refused_before_parsing() {
         let html = "a".repeat(MAX_DOCUMENT_BYTES + 1);
         let err = Method::Eatiht.try_extract(&html).unwrap_err().to_string();
