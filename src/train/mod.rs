@@ -201,7 +201,7 @@ const MEMORY_COPIES_X10: u64 = 40;
 /// Other bytes per row in single-stage training.
 const MEMORY_PER_ROW: u64 = 160;
 /// Copies of the feature matrix at the peak of two-stage training, times 10.
-const MEMORY_COPIES_X10_STACKED: u64 = 60;
+const MEMORY_COPIES_X10_STACKED: u64 = 45;
 /// Other bytes per row in two-stage training.
 const MEMORY_PER_ROW_STACKED: u64 = 400;
 
