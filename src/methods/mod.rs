@@ -287,14 +287,12 @@ mod tests {
         // Parsed whole, these took minutes (quadratic in the depth); parsing stops at the
         // limit.
         let html = deep_page(100_000, &["<div>"], &["</div>"]);
-        let start = std::time::Instant::now();
         for method in Method::ALL {
             let err = method.try_extract(&html).unwrap_err().to_string();
             assert!(err.contains("nest more than 2000 deep"), "{err}");
-            assert_eq!(method.extract(&html), "");
         }
+        assert_eq!(Method::Eatiht.extract(&html), "");
         assert!(most_linked::try_dot(&html).is_err());
-        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
     }
 
     #[test]
