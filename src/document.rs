@@ -3,7 +3,7 @@
 //!
 //! [`extract`] and [`extract_str`] use the built-in model and default [`Options`];
 //! [`Options::extract`] takes others. Both are built on the streaming
-//! [`Extractor`](crate::extract::Extractor), which stays the low-level API (bounded memory,
+//! [`crate::extract::Extractor`], which stays the low-level API (bounded memory,
 //! bytes in pieces); a `Document` holds the whole page's lines.
 //!
 //! ```

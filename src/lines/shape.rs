@@ -7,7 +7,8 @@
 
 use std::sync::Arc;
 
-/// Where a line sits in the page's structure. See the [module documentation](self).
+/// Where a line sits in the page's structure: its list, table, `<pre>` block and quote, and
+/// the inline spans of its text.
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
 #[non_exhaustive]
 pub struct Structure {

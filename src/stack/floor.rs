@@ -59,7 +59,7 @@ pub const LONG: Floor = Floor {
 };
 
 /// The floor of blocks decided by the first stage alone (fewer lines than
-/// [`crate::stack::Stage2::min_block_lines`]): short pages, mostly prose, where the first
+/// [`crate::model::Stage2::min_block_lines`]): short pages, mostly prose, where the first
 /// stage's scores still carry what it learnt of long pages (a page's first lines are its
 /// menus), so it drops the opening paragraphs of a five-paragraph page. When less than
 /// half the prose is kept, the best scored prose is kept up to four fifths of it.

@@ -36,7 +36,8 @@ const skip = !existsSync(chromium)
 if (skip) console.log(`# SKIP review browser tests: ${skip}`);
 
 function run(...args) {
-  return execFileSync(mainline, args, { encoding: "utf8", maxBuffer: 1 << 28 });
+  // Standard error (progress, summaries) is kept out of the test's report.
+  return execFileSync(mainline, args, { encoding: "utf8", maxBuffer: 1 << 28, stdio: ["ignore", "pipe", "pipe"] });
 }
 
 // Minimal CSV reader (RFC 4180: quoted fields with doubled quotes and line breaks).
