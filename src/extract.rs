@@ -418,6 +418,36 @@ impl Extractor {
         self
     }
 
+    /// Extracts a whole document held in memory with this extractor: the kept lines
+    /// joined by `\n` (what [`extract_text`] returns, with the settings of `self`, such as
+    /// [`Extractor::with_transport_encoding`]).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mainline::extract::{Extractor, Threshold};
+    /// let ex = Extractor::new(Arc::new(Threshold(0.5)))
+    ///     .with_transport_encoding(Some(encoding_rs::WINDOWS_1252));
+    /// assert_eq!(ex.kept_text(b"<p>Caf\xe9 au lait.</p>")?, "Café au lait.");
+    /// # Ok::<(), mainline::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Splitter::write`].
+    pub fn kept_text(mut self, html: &[u8]) -> Result<String> {
+        self.write(html)?;
+        self.end()?;
+        let mut out = String::new();
+        while let Some(d) = self.next_decision() {
+            if d.keep {
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                out.push_str(&d.line.text);
+            }
+        }
+        Ok(out)
+    }
+
     /// Feeds the next piece of the document.
     ///
     /// # Errors
@@ -802,19 +832,7 @@ impl PageBlock {
 /// # Errors
 /// As [`Splitter::write`].
 pub fn extract_text(html: &[u8], scorer: Arc<dyn Scorer>) -> Result<String> {
-    let mut ex = Extractor::new(scorer);
-    ex.write(html)?;
-    ex.end()?;
-    let mut out = String::new();
-    while let Some(d) = ex.next_decision() {
-        if d.keep {
-            if !out.is_empty() {
-                out.push('\n');
-            }
-            out.push_str(&d.line.text);
-        }
-    }
-    Ok(out)
+    Extractor::new(scorer).kept_text(html)
 }
 
 #[cfg(test)]

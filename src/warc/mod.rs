@@ -556,19 +556,9 @@ impl<R: Read> Reader<R> {
 /// # Errors
 /// As [`crate::lines::Splitter::write`] (a payload that starts like a binary format).
 pub fn extract_text(html: &Html, scorer: Arc<dyn Scorer>) -> crate::Result<String> {
-    let mut ex = Extractor::new(scorer).with_transport_encoding(html.charset);
-    ex.write(&html.body)?;
-    ex.end()?;
-    let mut out = String::new();
-    while let Some(d) = ex.next_decision() {
-        if d.keep {
-            if !out.is_empty() {
-                out.push('\n');
-            }
-            out.push_str(&d.line.text);
-        }
-    }
-    Ok(out)
+    Extractor::new(scorer)
+        .with_transport_encoding(html.charset)
+        .kept_text(&html.body)
 }
 
 /// Whether decompressed input starts like a WARC file (`WARC/1.`).
