@@ -16,7 +16,7 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, Mutex};
 
 use encoding_rs::Encoding;
 use flate2::bufread::GzDecoder;
@@ -301,7 +301,7 @@ pub fn open(path: &Path) -> Result<Input> {
 /// [`Error::Io`] when the file cannot be opened or is a directory.
 pub fn open_with_warnings(path: &Path, warn: Warn) -> Result<Input> {
     if path.as_os_str() == "-" {
-        return Ok(wrap_with_warnings(Box::new(io::stdin()), warn));
+        return Ok(wrap_with_warnings(stdin(), warn));
     }
     let file = File::open(path)?;
     if file.metadata()?.is_dir() {
@@ -311,6 +311,75 @@ pub fn open_with_warnings(path: &Path, warn: Warn) -> Result<Input> {
         )));
     }
     Ok(wrap_with_warnings(Box::new(file), warn))
+}
+
+/// Raw bytes of standard input read ahead by [`stdin_head`], to be read again first.
+static STDIN_AHEAD: Mutex<Vec<u8>> = Mutex::new(Vec::new());
+
+/// Most raw bytes [`stdin_head`] reads ahead.
+const STDIN_AHEAD_MAX: usize = 64 * 1024;
+
+/// Standard input as raw bytes (not decompressed), beginning with the bytes
+/// [`stdin_head`] read ahead, if any. [`open`] reads `-` from here.
+pub fn stdin() -> Box<dyn Read + Send> {
+    let ahead = std::mem::take(&mut *STDIN_AHEAD.lock().unwrap_or_else(|p| p.into_inner()));
+    if ahead.is_empty() {
+        Box::new(io::stdin())
+    } else {
+        Box::new(io::Cursor::new(ahead).chain(io::stdin()))
+    }
+}
+
+/// The first `n` bytes of standard input after gzip decompression (fewer when the input
+/// is shorter, or when its first 64 KiB decompress to less), to tell what it holds
+/// before reading it. The raw bytes read for this are kept: [`stdin`] and [`open`] of
+/// `-` give them again, so nothing of the input is lost. Corrupt gzip data gives the
+/// bytes decompressed before it; reading it again reports the damage.
+///
+/// # Errors
+/// A read error of standard input.
+pub fn stdin_head(n: usize) -> io::Result<Vec<u8>> {
+    head_of(
+        &mut io::stdin(),
+        n,
+        &mut STDIN_AHEAD.lock().unwrap_or_else(|p| p.into_inner()),
+    )
+}
+
+/// The first `n` decompressed bytes of `raw`, appending the raw bytes read to `ahead`
+/// (which may already hold some).
+fn head_of(raw: &mut dyn Read, n: usize, ahead: &mut Vec<u8>) -> io::Result<Vec<u8>> {
+    let mut eof = false;
+    loop {
+        let enough = eof || ahead.len() >= STDIN_AHEAD_MAX;
+        if ahead.starts_with(&[0x1f, 0x8b]) {
+            let mut out = Vec::with_capacity(n);
+            // NOTE: an error here is data cut short (more may come) or damage (reported
+            // when the input is read for real); what decompressed before it is kept.
+            let _ = flate2::bufread::MultiGzDecoder::new(&ahead[..])
+                .take(n as u64)
+                .read_to_end(&mut out);
+            if out.len() >= n || enough {
+                return Ok(out);
+            }
+        } else if ahead.len() >= n || enough {
+            return Ok(ahead[..n.min(ahead.len())].to_vec());
+        }
+        let len = ahead.len();
+        ahead.resize(len + 4096, 0);
+        let k = loop {
+            match raw.read(&mut ahead[len..]) {
+                Ok(k) => break k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    ahead.truncate(len);
+                    return Err(e);
+                }
+            }
+        };
+        ahead.truncate(len + k);
+        eof = k == 0;
+    }
 }
 
 /// Wraps a byte stream, decompressing it when it starts with the gzip magic bytes.
@@ -483,6 +552,47 @@ fn gzip_error(e: io::Error) -> io::Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A reader that gives one byte per call, like a slow pipe.
+    struct OneByOne<'a>(&'a [u8]);
+    impl Read for OneByOne<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let Some((&b, rest)) = self.0.split_first() else {
+                return Ok(0);
+            };
+            buf[0] = b;
+            self.0 = rest;
+            Ok(1)
+        }
+    }
+
+    #[test]
+    fn the_head_of_a_stream_is_read_ahead_and_kept() {
+        let plain = b"WARC/1.0\r\nWARC-Type: warcinfo\r\n";
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        io::Write::write_all(&mut gz, plain).unwrap();
+        let gz = gz.finish().unwrap();
+        for raw in [&plain[..], &gz[..]] {
+            let mut ahead = Vec::new();
+            let head = head_of(&mut OneByOne(raw), 7, &mut ahead).unwrap();
+            assert_eq!(head, b"WARC/1.");
+            // Only what was needed is read ahead, and those are the input's first bytes.
+            assert!(raw.starts_with(&ahead));
+            assert!(ahead.len() < raw.len() || raw == &plain[..7]);
+        }
+        // A short input gives what there is.
+        let mut ahead = Vec::new();
+        assert_eq!(head_of(&mut &b"<p>"[..], 7, &mut ahead).unwrap(), b"<p>");
+        assert_eq!(ahead, b"<p>");
+        // Damaged gzip data gives what decompressed before the damage, without an error.
+        // (After the 10-byte member header, 0xff starts a block of the reserved type 3.)
+        let mut broken = gz[..10].to_vec();
+        broken.extend_from_slice(&[0xff; 40]);
+        let mut ahead = Vec::new();
+        let head = head_of(&mut &broken[..], 7, &mut ahead).unwrap();
+        assert!(head.is_empty(), "{head:?}");
+        assert_eq!(ahead, broken);
+    }
     use std::io::Write;
 
     #[test]

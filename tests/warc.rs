@@ -96,6 +96,62 @@ fn a_warc_file_is_recognised_without_being_named_one() {
 }
 
 #[test]
+fn a_warc_file_on_standard_input_is_recognised() {
+    // Gzip-compressed and plain, as `-` and with no file named: the same lines as the file.
+    for name in ["mixed.warc.gz", "encodings.warc"] {
+        let from_file = mainline()
+            .args(["filter", "-q", data(name).to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(
+            String::from_utf8_lossy(&from_file.stdout).starts_with("{\"warc_record_id\""),
+            "{name}"
+        );
+        for args in [&["filter", "-q", "-"][..], &["filter", "-q"][..]] {
+            let piped = mainline()
+                .args(args)
+                .pipe_stdin(data(name))
+                .unwrap()
+                .output()
+                .unwrap();
+            assert_eq!(
+                piped.status.code(),
+                from_file.status.code(),
+                "{name} {args:?}"
+            );
+            assert_eq!(piped.stdout, from_file.stdout, "{name} {args:?}");
+        }
+    }
+    // A page on standard input is still a page, read from its first byte.
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/samples/article.html");
+    let from_file = mainline()
+        .args(["filter", "-q", page.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let piped = mainline()
+        .args(["filter", "-q"])
+        .pipe_stdin(&page)
+        .unwrap()
+        .output()
+        .unwrap();
+    assert!(!from_file.stdout.is_empty());
+    assert_eq!(piped.stdout, from_file.stdout);
+    // As is a WARC file mixed with standard input that is not one.
+    let out = mainline()
+        .args(["filter", "-q", data("mixed.warc.gz").to_str().unwrap(), "-"])
+        .pipe_stdin(&page)
+        .unwrap()
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("is a WARC file and"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
 fn warc_and_html_inputs_are_not_mixed() {
     let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/samples/article.html");
     let (_, code, stderr) = filter(&[

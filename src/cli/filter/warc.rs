@@ -50,8 +50,10 @@ pub fn is_warc(name: &OsStr) -> bool {
 
 /// Whether the inputs are WARC files, judged by their first bytes (after gzip): `Ok(true)`
 /// when every input that can be read starts with `WARC/1.`, `Ok(false)` when none does.
-/// Standard input is not looked at (it would be consumed), nor are files named like pages
-/// (`.html`, `.htm`, gzipped or not): they count as HTML.
+/// Standard input (`-`) is looked at too, unless it is a terminal: its first bytes are
+/// read ahead and read again by whichever path takes it ([`mainline::input::stdin_head`]).
+/// Files named like pages (`.html`, `.htm`, gzipped or not) are not opened: they count as
+/// HTML.
 ///
 /// # Errors
 /// A usage error when some inputs are WARC files and others are not.
@@ -63,19 +65,26 @@ pub fn detect(found: &[Found]) -> Result<bool> {
             continue;
         };
         let page_name = path.file_name().is_some_and(super::walk::is_page);
-        let is = path.as_os_str() != "-"
-            && !page_name
-            && mainline::input::open(path).is_ok_and(|mut input| {
-                let mut head = [0u8; 7];
-                let mut n = 0;
-                while n < head.len() {
-                    match input.read(&mut head[n..]) {
-                        Ok(0) | Err(_) => break,
-                        Ok(k) => n += k,
+        let is = if path.as_os_str() == "-" {
+            // NOTE: a read error here makes standard input count as HTML; reading it for
+            // real reports the error if it persists.
+            !io::stdin().is_terminal()
+                && mainline::input::stdin_head(7)
+                    .is_ok_and(|head| mainline::warc::looks_like_warc(&head))
+        } else {
+            !page_name
+                && mainline::input::open(path).is_ok_and(|mut input| {
+                    let mut head = [0u8; 7];
+                    let mut n = 0;
+                    while n < head.len() {
+                        match input.read(&mut head[n..]) {
+                            Ok(0) | Err(_) => break,
+                            Ok(k) => n += k,
+                        }
                     }
-                }
-                mainline::warc::looks_like_warc(&head[..n])
-            });
+                    mainline::warc::looks_like_warc(&head[..n])
+                })
+        };
         if is {
             warc.get_or_insert(path);
         } else {
@@ -192,7 +201,7 @@ impl Iterator for Jobs {
 /// Opens an input as raw bytes: the WARC reader decompresses member by member itself.
 fn open(path: &Path) -> Result<mainline::input::Input> {
     if path.as_os_str() == "-" {
-        return Ok(Box::new(io::stdin()));
+        return Ok(mainline::input::stdin());
     }
     let file = fs::File::open(path)?;
     anyhow::ensure!(!file.metadata()?.is_dir(), "is a directory");
