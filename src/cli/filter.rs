@@ -708,9 +708,6 @@ impl Engine {
         html: &mainline::warc::Html,
         uri: Option<&str>,
     ) -> Result<(String, jsonl::Extra), String> {
-        let encoding =
-            || mainline::input::sniff_with_transport(&html.body, true, html.charset).encoding;
-        let decoded = || encoding().decode(&html.body).0;
         match self {
             Engine::Lines {
                 scorer,
@@ -721,7 +718,8 @@ impl Engine {
                 if let (None, Some(uri)) = (&render.url, uri) {
                     options = options.url(uri);
                 }
-                let doc = options.extract_str(&decoded()).map_err(|e| e.to_string())?;
+                let (decoded, encoding) = mainline::warc::decode(html);
+                let doc = options.extract_str(&decoded).map_err(|e| e.to_string())?;
                 let mut fields = match doc.to_json() {
                     serde_json::Value::Object(o) => o,
                     _ => unreachable!("a document is a JSON object"),
@@ -733,14 +731,14 @@ impl Engine {
                 fields.remove("url");
                 if let Some(e) = fields.get_mut("encoding") {
                     // The page was decoded here, before extract_str saw it.
-                    *e = serde_json::Value::from(encoding().name());
+                    *e = serde_json::Value::from(encoding.name());
                 }
                 Ok((doc.text().to_string(), fields))
             }
             Engine::Lines { scorer, .. } => mainline::warc::extract_text(html, Arc::clone(scorer))
                 .map(|text| (text, jsonl::Extra::new()))
                 .map_err(|e| e.to_string()),
-            Engine::Dom { .. } => self.text(&decoded()),
+            Engine::Dom { .. } => self.text(&mainline::warc::decode(html).0),
         }
     }
 

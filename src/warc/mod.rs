@@ -561,6 +561,21 @@ pub fn extract_text(html: &Html, scorer: Arc<dyn Scorer>) -> crate::Result<Strin
         .kept_text(&html.body)
 }
 
+/// The page decoded to text, with the encoding chosen as [`extract_text`] chooses it: a
+/// byte order mark, then the HTTP header's charset, then `<meta charset>`, then detection.
+/// For the whole-document path ([`crate::Options::extract_str`]: Markdown, metadata).
+///
+/// ```
+/// use mainline::warc::{decode, Html};
+/// let page = Html { status: 200, charset: Some(encoding_rs::WINDOWS_1252), body: b"<p>caf\xe9</p>".to_vec(), cut: false };
+/// let (text, encoding) = decode(&page);
+/// assert_eq!((&*text, encoding.name()), ("<p>café</p>", "windows-1252"));
+/// ```
+pub fn decode(html: &Html) -> (std::borrow::Cow<'_, str>, &'static Encoding) {
+    let encoding = crate::input::sniff_with_transport(&html.body, true, html.charset).encoding;
+    (encoding.decode(&html.body).0, encoding)
+}
+
 /// Whether decompressed input starts like a WARC file (`WARC/1.`).
 pub fn looks_like_warc(head: &[u8]) -> bool {
     head.starts_with(b"WARC/1.")
