@@ -5,7 +5,7 @@
 //! panic is caught and raised as `mainline.MainlineError`, never unwound into the
 //! interpreter.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::{Cursor, ErrorKind, Read};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use mainline::extract::{Decision, Extractor as Engine, ModelScorer, Scorer, Threshold};
 use mainline::model::Model;
+use mainline::warc::{Content, Html, HtmlOptions, Reader, Record, RecordError};
 use mainline::{Error, Format, Options};
 use mainline::{features, input};
 use pyo3::create_exception;
@@ -332,11 +333,14 @@ impl PyExtractor {
                 (Arc::clone(scorer), Some(version.clone()), describe.clone())
             }
         };
-        let options = Options::new()
-            .scorer(Arc::clone(&scorer))
-            .format(kind)
-            .links(links)
-            .images(images);
+        // NOTE: the built-in model is left to Options' default (the same model), which
+        // is what makes `confidence` reported, as `mainline filter --format json` does.
+        let options = if Arc::ptr_eq(&scorer, &builtin().0) {
+            Options::new()
+        } else {
+            Options::new().scorer(Arc::clone(&scorer))
+        };
+        let options = options.format(kind).links(links).images(images);
         Ok(PyExtractor {
             scorer,
             version,
@@ -552,11 +556,321 @@ impl PyExtractor {
         Ok(PyList::new(py, out)?.unbind())
     }
 
+    /// The HTML pages of a WARC file, one ``dict`` per page, read as they are needed.
+    ///
+    /// ``path`` is a WARC file, plain or gzip-compressed (Common Crawl's ``.warc.gz``,
+    /// one gzip member per record). Each ``response`` record whose HTTP payload is HTML
+    /// gives a dict with the fields of ``mainline filter``'s JSON lines:
+    /// ``warc_record_id``, ``url`` (``WARC-Target-URI``, also the URL links are resolved
+    /// against), ``warc_date``, ``text`` (the kept lines joined by ``"\n"``, whatever the
+    /// format), and with ``format="markdown"`` a ``markdown`` field, with
+    /// ``format="json"`` the page's metadata and counts. Other records (requests,
+    /// metadata, revisits, images, non-2xx responses unless ``any_status``) give nothing
+    /// and are counted in ``skipped``. A record that cannot be read gives a dict with
+    /// ``"text": None``, ``error`` and ``warc_offset``, and reading goes on at the next
+    /// record; a payload over ``max_payload`` bytes is cut, and its dict has the text of
+    /// the beginning and an ``error``.
+    ///
+    /// Records are read and extracted in batches (at most 64 records or 512 KiB) with the
+    /// GIL released, on ``threads`` threads (default: one per core; ``1`` in a Spark or
+    /// Ray task that already has its core), so memory stays bounded whatever the file's
+    /// size. Raises ``FileNotFoundError`` (or another ``OSError``) when the file cannot be
+    /// opened.
+    #[pyo3(signature = (path, *, max_payload = mainline::warc::DEFAULT_MAX_PAYLOAD, any_status = false, threads = None))]
+    fn iter_warc(
+        &self,
+        py: Python<'_>,
+        path: PathBuf,
+        max_payload: usize,
+        any_status: bool,
+        threads: Option<usize>,
+    ) -> PyResult<WarcPages> {
+        if threads == Some(0) {
+            return Err(PyValueError::new_err("threads must be at least 1"));
+        }
+        if max_payload == 0 {
+            return Err(PyValueError::new_err("max_payload must be at least 1 byte"));
+        }
+        let pool = match threads {
+            Some(1) | None => None,
+            Some(n) => Some(pool(n)?),
+        };
+        let name = path.display().to_string();
+        let reader = py
+            .detach(|| -> mainline::Result<_> {
+                let file = std::fs::File::open(&path)?;
+                if file.metadata()?.is_dir() {
+                    return Err(Error::Io(std::io::Error::new(
+                        ErrorKind::IsADirectory,
+                        "is a directory",
+                    )));
+                }
+                let input: Box<dyn Read + Send> = Box::new(file);
+                Ok(Reader::new(input).max_block(max_payload))
+            })
+            .map_err(|e| py_error(&e, Some(&name)))?;
+        Ok(WarcPages {
+            state: Mutex::new(WarcState {
+                reader: Some(reader),
+                ready: VecDeque::new(),
+                skipped: BTreeMap::new(),
+            }),
+            spec: WarcSpec {
+                scorer: Arc::clone(&self.scorer),
+                options: self.options.clone(),
+                format: self.format,
+                html: HtmlOptions {
+                    any_status,
+                    max_payload,
+                },
+                threads,
+                pool,
+            },
+        })
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Extractor(model={:?}, format={:?})",
             self.describe, self.format
         )
+    }
+}
+
+/// Records in one batch of `iter_warc` at most.
+const WARC_BATCH_RECORDS: usize = 64;
+
+/// Block bytes in one batch of `iter_warc` (a batch ends after the record that reaches it).
+const WARC_BATCH_BYTES: usize = 512 * 1024;
+
+/// What `iter_warc` extracts with: the extractor's model and options, and the reader's.
+struct WarcSpec {
+    scorer: Arc<dyn Scorer>,
+    options: Options,
+    format: &'static str,
+    html: HtmlOptions,
+    threads: Option<usize>,
+    pool: Option<Arc<rayon::ThreadPool>>,
+}
+
+/// One page (or one record that failed) of a WARC file, before it becomes a dict.
+struct WarcItem {
+    id: Option<String>,
+    url: Option<String>,
+    date: Option<String>,
+    text: Option<String>,
+    /// What ``format="json"`` or ``"markdown"`` adds.
+    fields: serde_json::Map<String, serde_json::Value>,
+    error: Option<String>,
+    offset: u64,
+}
+
+impl WarcItem {
+    fn failed(e: RecordError) -> Self {
+        WarcItem {
+            id: e.id,
+            url: e.target_uri,
+            date: e.date,
+            text: None,
+            fields: serde_json::Map::new(),
+            error: Some(e.message),
+            offset: e.offset,
+        }
+    }
+
+    fn of(record: &Record) -> Self {
+        WarcItem {
+            id: record.id().map(str::to_string),
+            url: record.target_uri().map(str::to_string),
+            date: record.date().map(str::to_string),
+            text: None,
+            fields: serde_json::Map::new(),
+            error: None,
+            offset: record.offset(),
+        }
+    }
+
+    /// The dict of `mainline filter`'s JSON line: the WARC fields, the text, what the
+    /// format adds, and for an error `error` and `warc_offset`.
+    fn into_dict(self, py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("warc_record_id", self.id)?;
+        d.set_item("url", self.url)?;
+        d.set_item("warc_date", self.date)?;
+        d.set_item("text", self.text)?;
+        for (k, v) in &self.fields {
+            if !matches!(
+                k.as_str(),
+                "warc_record_id" | "url" | "warc_date" | "text" | "error"
+            ) {
+                d.set_item(k, json_to_py(py, v)?)?;
+            }
+        }
+        if let Some(e) = self.error {
+            d.set_item("error", e)?;
+            d.set_item("warc_offset", self.offset)?;
+        }
+        Ok(d)
+    }
+}
+
+impl WarcSpec {
+    /// The text of a page (and the fields of its format), as `mainline filter` gives them.
+    fn page(
+        &self,
+        html: &Html,
+        uri: Option<&str>,
+    ) -> mainline::Result<(String, serde_json::Map<String, serde_json::Value>)> {
+        guarded(|| {
+            if self.format == "text" {
+                let text = mainline::warc::extract_text(html, Arc::clone(&self.scorer))?;
+                return Ok((text, serde_json::Map::new()));
+            }
+            let (decoded, encoding) = mainline::warc::decode(html);
+            let options = match uri {
+                Some(uri) => self.options.clone().url(uri),
+                None => self.options.clone(),
+            };
+            let doc = options.extract_str(&decoded)?;
+            let mut fields = match doc.to_json() {
+                serde_json::Value::Object(o) => o,
+                _ => serde_json::Map::new(),
+            };
+            if self.format == "markdown" {
+                fields.retain(|k, _| k == "markdown");
+            }
+            fields.remove("text");
+            fields.remove("url");
+            if let Some(e) = fields.get_mut("encoding") {
+                // The page was decoded here, before extract_str saw it.
+                *e = serde_json::Value::from(encoding.name());
+            }
+            Ok((doc.text().to_string(), fields))
+        })
+    }
+
+    /// What one record gives: `None` for a record that is skipped.
+    fn record(&self, r: Result<Record, RecordError>) -> Result<WarcItem, String> {
+        let record = match r {
+            Ok(record) => record,
+            Err(e) => return Ok(WarcItem::failed(e)),
+        };
+        let mut item = WarcItem::of(&record);
+        match record.html(&self.html) {
+            Ok(Content::Skip(why)) => Err(why.category().to_string()),
+            Err(message) => {
+                item.error = Some(message);
+                Ok(item)
+            }
+            Ok(Content::Html(html)) => {
+                match self.page(&html, record.target_uri()) {
+                    Ok((text, fields)) => {
+                        item.text = Some(text);
+                        item.fields = fields;
+                        if html.cut {
+                            item.error = Some(format!(
+                                "payload cut at {} bytes (the record's block is {} bytes)",
+                                self.html.max_payload,
+                                record.content_length()
+                            ));
+                        }
+                    }
+                    Err(e) => item.error = Some(e.to_string()),
+                }
+                Ok(item)
+            }
+        }
+    }
+}
+
+/// Where `iter_warc` is in its file.
+struct WarcState {
+    /// `None` once the file is read to its end.
+    reader: Option<Reader<Box<dyn Read + Send>>>,
+    /// Pages extracted and not handed out yet.
+    ready: VecDeque<WarcItem>,
+    skipped: BTreeMap<String, u64>,
+}
+
+impl WarcState {
+    /// Reads and extracts the next batch of records (call with the GIL released).
+    fn fill(&mut self, spec: &WarcSpec) {
+        let Some(reader) = &mut self.reader else {
+            return;
+        };
+        let mut batch = Vec::new();
+        let mut bytes = 0;
+        for r in reader.by_ref() {
+            bytes += r.as_ref().map_or(0, |r| r.block().len());
+            batch.push(r);
+            if batch.len() >= WARC_BATCH_RECORDS || bytes >= WARC_BATCH_BYTES {
+                break;
+            }
+        }
+        if batch.is_empty() {
+            self.reader = None;
+            return;
+        }
+        let items: Vec<Result<WarcItem, String>> = match (spec.threads, &spec.pool) {
+            (Some(1), _) => batch.into_iter().map(|r| spec.record(r)).collect(),
+            (_, Some(pool)) => {
+                pool.install(|| batch.into_par_iter().map(|r| spec.record(r)).collect())
+            }
+            (_, None) => batch.into_par_iter().map(|r| spec.record(r)).collect(),
+        };
+        for item in items {
+            match item {
+                Ok(item) => self.ready.push_back(item),
+                Err(category) => *self.skipped.entry(category).or_default() += 1,
+            }
+        }
+    }
+}
+
+/// The pages of a WARC file, as ``Extractor.iter_warc`` and ``mainline.iter_warc`` give
+/// them: an iterator of dicts, read and extracted a batch at a time.
+#[pyclass(module = "mainline")]
+struct WarcPages {
+    state: Mutex<WarcState>,
+    spec: WarcSpec,
+}
+
+#[pymethods]
+impl WarcPages {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let spec = &self.spec;
+        let state = self
+            .state
+            .get_mut()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        loop {
+            if let Some(item) = state.ready.pop_front() {
+                return item.into_dict(py).map(Some);
+            }
+            if state.reader.is_none() {
+                return Ok(None);
+            }
+            py.detach(|| state.fill(spec));
+        }
+    }
+
+    /// Records that gave no page so far, by kind: ``request``, ``metadata``,
+    /// ``revisit``, ``warcinfo``, ``not HTML``, ``non-2xx status``, …
+    #[getter]
+    fn skipped(&mut self) -> BTreeMap<String, u64> {
+        self.state
+            .get_mut()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .skipped
+            .clone()
+    }
+
+    fn __repr__(&self) -> String {
+        "WarcPages(…)".to_string()
     }
 }
 
@@ -686,5 +1000,6 @@ fn _mainline(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyExtractor>()?;
     m.add_class::<Document>()?;
     m.add_class::<Line>()?;
+    m.add_class::<WarcPages>()?;
     Ok(())
 }

@@ -20,15 +20,17 @@ Walkers who know the times cross the sands and come back before the water.
 
 ``extract`` is one call for one page; ``Extractor`` loads a model once and has
 ``extract``, ``extract_document`` (text, Markdown, metadata, counts), ``lines`` (every line with its score, decision and
-features) and ``extract_many`` (many pages on all cores, the GIL released).
-``mainline.datatrove`` plugs mainline into datatrove pipelines.
+features), ``extract_many`` (many pages on all cores, the GIL released) and
+``iter_warc`` (the HTML pages of a WARC file, streamed). ``mainline.iter_warc`` is the
+same with the built-in model. ``mainline.datatrove`` plugs mainline into datatrove
+pipelines.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from typing import Optional, Union
+from typing import Any, Dict, Iterator, Optional, Union
 
 from ._mainline import (
     FEATURE_NAMES,
@@ -37,6 +39,7 @@ from ._mainline import (
     Extractor,
     Line,
     MainlineError,
+    WarcPages,
     __version__,
 )
 
@@ -47,8 +50,10 @@ __all__ = [
     "Extractor",
     "Line",
     "MainlineError",
+    "WarcPages",
     "__version__",
     "extract",
+    "iter_warc",
 ]
 
 _cache: dict = {}
@@ -98,3 +103,45 @@ def extract(
     else:
         ex = Extractor(model=model, threshold=threshold, format=format, links=links, images=images)
     return ex.extract(html, url=url)
+
+
+def iter_warc(
+    path: Union[str, "os.PathLike[str]"],
+    *,
+    format: str = "text",
+    model: Union[str, "os.PathLike[str]", None] = None,
+    threshold: Optional[float] = None,
+    links: bool = False,
+    images: bool = False,
+    max_payload: int = 16 * 1024 * 1024,
+    any_status: bool = False,
+    threads: Optional[int] = None,
+) -> Iterator[Dict[str, Any]]:
+    """The HTML pages of a WARC file, one ``dict`` per page, streamed: what
+    ``mainline filter FILE.warc.gz`` writes as JSON lines.
+
+    For example (``python/tests/test_warc.py`` runs it on the files of ``data/warc``)::
+
+        for page in mainline.iter_warc("CC-MAIN-20250101-00000.warc.gz", threads=1):
+            if page.get("error") is None:
+                print(page["url"], len(page["text"]))
+
+    Each dict has ``warc_record_id``, ``url`` (the ``WARC-Target-URI``), ``warc_date`` and
+    ``text`` (the kept lines); ``format="markdown"`` adds ``markdown``, ``format="json"``
+    the page's metadata and counts. A record that cannot be read, or a payload cut at
+    ``max_payload`` bytes, gives a dict with an ``error`` (and ``warc_offset``, where the
+    record starts in the file); ``text`` is None when nothing could be extracted. Records
+    that are not HTML responses (requests, metadata, images, non-2xx statuses unless
+    ``any_status``) give nothing; the iterator's ``skipped`` counts them by kind.
+
+    The file is read and extracted in Rust, a batch of records at a time with the GIL
+    released, on ``threads`` threads (default: one per core; pass ``1`` inside a Spark or
+    Ray task). ``model``, ``threshold``, ``links`` and ``images`` are those of
+    ``Extractor``; for many files, make one ``Extractor`` and call its ``iter_warc``.
+    Raises ``FileNotFoundError`` (or another ``OSError``) when the file cannot be opened.
+    """
+    if model is None:
+        ex = _shared(threshold, format, links, images)
+    else:
+        ex = Extractor(model=model, threshold=threshold, format=format, links=links, images=images)
+    return ex.iter_warc(path, max_payload=max_payload, any_status=any_status, threads=threads)

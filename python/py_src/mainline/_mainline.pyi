@@ -1,7 +1,7 @@
 """Type stubs of mainline's compiled core (see ``mainline``)."""
 
 import os
-from typing import Any, Dict, Iterable, List, Literal, Optional, Union
+from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Union
 
 __version__: str
 MODEL_VERSION: str
@@ -76,6 +76,17 @@ class Line:
     def features(self) -> Dict[str, float]:
         """Every feature the model reads, by name (``FEATURE_NAMES``)."""
 
+class WarcPages(Iterator[Dict[str, Any]]):
+    """The HTML pages of a WARC file as dicts (``Extractor.iter_warc``), read and extracted
+    a batch of records at a time."""
+
+    def __iter__(self) -> "WarcPages": ...
+    def __next__(self) -> Dict[str, Any]: ...
+    @property
+    def skipped(self) -> Dict[str, int]:
+        """Records that gave no page so far, by kind (``request``, ``metadata``,
+        ``not HTML``, ``non-2xx status``, …)."""
+
 class Extractor:
     """Extracts the main content of web pages with one model, loaded once.
 
@@ -119,3 +130,15 @@ class Extractor:
     ) -> List[str]:
         """The main content of many pages, in order, on ``threads`` threads (default: all
         cores) with the GIL released."""
+    def iter_warc(
+        self,
+        path: Union[str, "os.PathLike[str]"],
+        *,
+        max_payload: int = 16777216,
+        any_status: bool = False,
+        threads: Optional[int] = None,
+    ) -> WarcPages:
+        """The HTML pages of a WARC file (plain or gzip), one dict per page with the fields
+        of ``mainline filter``'s JSON lines (``warc_record_id``, ``url``, ``warc_date``,
+        ``text``, what the format adds; ``error`` and ``warc_offset`` for a record that
+        failed), streamed a batch at a time with the GIL released."""
