@@ -166,10 +166,12 @@ pub struct Args {
     #[arg(long)]
     any_status: bool,
 
-    /// Walk directories given as inputs, and their subdirectories, for pages: files named
-    /// *.html, *.htm, *.html.gz or *.htm.gz (in any case), in name order; with
+    /// Walk directories given as inputs, and their subdirectories, for pages, in name order:
+    /// files named *.html, *.htm or *.xhtml (or .gz, in any case), saved pages such as
+    /// index.html?p=2, and files without an extension that start as HTML does; with
     /// --input-format jsonl, files named *.jsonl or *.ndjson (or .gz). Symbolic links to
-    /// directories are not followed.
+    /// directories are not followed. The files skipped are counted on standard error
+    /// (named with -v).
     #[arg(short, long)]
     recursive: bool,
 
@@ -181,6 +183,11 @@ pub struct Args {
     /// No progress bar and no summary line on standard error (failures are still reported).
     #[arg(short, long)]
     quiet: bool,
+
+    /// With --recursive: name on standard error each file the walk skipped (by default one
+    /// line counts them by extension).
+    #[arg(short, long)]
+    verbose: bool,
 
     /// Keep lines whose text density (text bytes / HTML bytes) is above X, the seed
     /// design's fixed rule (its value: 0.5), instead of using a model.
@@ -334,24 +341,41 @@ pub fn run(args: Args) -> Result<ExitCode> {
             },
         },
     };
-    let wanted = if jsonl_in {
-        walk::is_jsonl
-    } else {
-        walk::is_page
-    };
     let warc_in = args.input_format == InputFormat::Warc;
-    let wanted: fn(&std::ffi::OsStr) -> bool = if warc_in { warc::is_warc } else { wanted };
+    let wanted = if warc_in {
+        walk::Wanted::Named(warc::is_warc)
+    } else if jsonl_in {
+        walk::Wanted::Named(walk::is_jsonl)
+    } else {
+        walk::Wanted::Pages
+    };
     if args.files.is_empty() && io::stdin().is_terminal() && !args.quiet {
         eprintln!(
             "mainline: reading HTML from standard input (end it with Ctrl-D); \
              `mainline filter --help` shows how to name files"
         );
     }
-    let found = walk::expand(inputs_or_stdin(args.files), args.recursive, wanted);
+    let walk::Expanded { found, skipped } =
+        walk::expand(inputs_or_stdin(args.files), args.recursive, wanted);
+    if args.verbose {
+        for path in &skipped {
+            eprintln!("mainline: skipped {}", path.display());
+        }
+    } else if !skipped.is_empty() && !args.quiet {
+        eprintln!(
+            "mainline: --recursive skipped {} (-v names them)",
+            walk::summary(&skipped)
+        );
+    }
     if found.is_empty() && !args.quiet {
         eprintln!(
-            "mainline: no inputs found: the directories given hold no file whose name --recursive \
-             takes (see --help)"
+            "mainline: no inputs found: the directories given hold no file that --recursive \
+             takes (see --help){}",
+            if skipped.is_empty() {
+                String::new()
+            } else {
+                format!("; {} skipped", skipped.len())
+            }
         );
     }
     if warc_in || (args.input_format == InputFormat::Html && warc::detect(&found)?) {

@@ -16,47 +16,153 @@ pub enum Found {
     Unreadable { path: PathBuf, error: io::Error },
 }
 
-/// Whether a file name is that of a page: `.html`, `.htm`, `.html.gz` or `.htm.gz`, in any
-/// case, with something before the extension. The name need not be UTF-8.
+/// Whether a file name is that of a page: `.html`, `.htm` or `.xhtml`, gzipped or not, in
+/// any case, with something before the extension; or such a name followed by a query string,
+/// as tools that save pages write them (`index.html?p=2`). The name need not be UTF-8.
 pub fn is_page(name: &OsStr) -> bool {
-    has_extension(name, &[".html", ".htm"])
+    let bytes = name.as_encoded_bytes();
+    let before_query = match bytes.iter().position(|&b| b == b'?') {
+        Some(q) => &bytes[..q],
+        None => bytes,
+    };
+    has_extension(before_query, &[".html", ".htm", ".xhtml"])
 }
 
 /// Whether a file name is that of a JSON lines file: `.jsonl` or `.ndjson`, gzipped or not,
 /// in any case.
 pub fn is_jsonl(name: &OsStr) -> bool {
-    has_extension(name, &[".jsonl", ".ndjson"])
+    has_extension(name.as_encoded_bytes(), &[".jsonl", ".ndjson"])
 }
 
-fn has_extension(name: &OsStr, extensions: &[&str]) -> bool {
-    let lower = name.as_encoded_bytes().to_ascii_lowercase();
+fn has_extension(name: &[u8], extensions: &[&str]) -> bool {
+    let lower = name.to_ascii_lowercase();
     let lower = lower.strip_suffix(b".gz").unwrap_or(&lower);
     extensions
         .iter()
         .any(|ext| lower.len() > ext.len() && lower.ends_with(ext.as_bytes()))
 }
 
+/// Whether a file name has no extension (no `.` after its first byte).
+fn has_no_extension(name: &OsStr) -> bool {
+    !name.as_encoded_bytes().iter().skip(1).any(|&b| b == b'.')
+}
+
+/// Whether the file starts as an HTML document does: after white space (and a byte order
+/// mark), one of the tags of the HTML pattern of the WHATWG MIME Sniffing Standard
+/// (`<!DOCTYPE HTML`, `<html`, `<head`, `<body`, `<p`, `<!--`, …) followed by a space or
+/// `>`. Reads at most 512 bytes.
+pub fn sniffs_as_html(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(512);
+    let read = fs::File::open(path).and_then(|f| f.take(512).read_to_end(&mut head));
+    read.is_ok() && looks_like_html(&head)
+}
+
+fn looks_like_html(head: &[u8]) -> bool {
+    const TAGS: &[&[u8]] = &[
+        b"<!doctype html",
+        b"<html",
+        b"<head",
+        b"<script",
+        b"<iframe",
+        b"<h1",
+        b"<div",
+        b"<font",
+        b"<table",
+        b"<a",
+        b"<style",
+        b"<title",
+        b"<b",
+        b"<body",
+        b"<br",
+        b"<p",
+        b"<!--",
+    ];
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let start = head
+        .iter()
+        .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\x0C' | b'\r'))
+        .unwrap_or(head.len());
+    let head = &head[start..];
+    TAGS.iter().any(|tag| {
+        head.len() > tag.len()
+            && head[..tag.len()].eq_ignore_ascii_case(tag)
+            && matches!(head[tag.len()], b' ' | b'>')
+    })
+}
+
+/// Which files a directory walk takes.
+#[derive(Clone, Copy)]
+pub enum Wanted {
+    /// Pages: names [`is_page`] accepts, and files without an extension that
+    /// [`sniffs_as_html`].
+    Pages,
+    /// Files whose name the function accepts.
+    Named(fn(&OsStr) -> bool),
+}
+
+impl Wanted {
+    fn takes(self, path: &Path, name: &OsStr) -> bool {
+        match self {
+            Wanted::Pages => is_page(name) || (has_no_extension(name) && sniffs_as_html(path)),
+            Wanted::Named(f) => f(name),
+        }
+    }
+}
+
+/// What [`expand`] found.
+#[derive(Debug, Default)]
+pub struct Expanded {
+    /// The inputs, in order.
+    pub found: Vec<Found>,
+    /// The files below the directories walked that were not taken, in order.
+    pub skipped: Vec<PathBuf>,
+}
+
 /// The inputs, in order: each argument as it is, or, with `recursive`, the files below each
-/// directory argument whose name `wanted` accepts, sorted by name at every level. Symbolic
-/// links to files are followed; symbolic links to directories are not (they could form a
-/// cycle).
-pub fn expand(args: Vec<PathBuf>, recursive: bool, wanted: fn(&OsStr) -> bool) -> Vec<Found> {
-    let mut found = Vec::new();
+/// directory argument that `wanted` takes, sorted by name at every level. Symbolic links to
+/// files are followed; symbolic links to directories are not (they could form a cycle).
+pub fn expand(args: Vec<PathBuf>, recursive: bool, wanted: Wanted) -> Expanded {
+    let mut out = Expanded::default();
     for arg in args {
         if recursive && arg.as_os_str() != "-" && arg.is_dir() {
-            walk(&arg, Path::new(""), wanted, &mut found);
+            walk(&arg, Path::new(""), wanted, &mut out);
         } else {
             let out_name = PathBuf::from(super::stem(&arg));
-            found.push(Found::Page {
+            out.found.push(Found::Page {
                 path: arg,
                 out_name,
             });
         }
     }
-    found
+    out
 }
 
-fn walk(dir: &Path, below: &Path, wanted: fn(&OsStr) -> bool, found: &mut Vec<Found>) {
+/// The skipped files counted by extension, most first: `3 files (.txt 2, .json 1)`.
+pub fn summary(skipped: &[PathBuf]) -> String {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for path in skipped {
+        let ext = match path.extension() {
+            Some(e) => format!(".{}", e.to_string_lossy().to_ascii_lowercase()),
+            None => "no extension".to_string(),
+        };
+        match counts.iter_mut().find(|(e, _)| *e == ext) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((ext, 1)),
+        }
+    }
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let shown: Vec<String> = counts
+        .iter()
+        .take(5)
+        .map(|(e, n)| format!("{e} {n}"))
+        .collect();
+    let more = if counts.len() > 5 { ", …" } else { "" };
+    let files = if skipped.len() == 1 { "file" } else { "files" };
+    format!("{} {files} ({}{more})", skipped.len(), shown.join(", "))
+}
+
+fn walk(dir: &Path, below: &Path, wanted: Wanted, out: &mut Expanded) {
     let entries = fs::read_dir(dir).and_then(|entries| {
         let mut all = entries.collect::<io::Result<Vec<fs::DirEntry>>>()?;
         all.sort_by_key(|e| e.file_name());
@@ -65,7 +171,7 @@ fn walk(dir: &Path, below: &Path, wanted: fn(&OsStr) -> bool, found: &mut Vec<Fo
     let entries = match entries {
         Ok(entries) => entries,
         Err(error) => {
-            found.push(Found::Unreadable {
+            out.found.push(Found::Unreadable {
                 path: dir.to_path_buf(),
                 error,
             });
@@ -79,10 +185,15 @@ fn walk(dir: &Path, below: &Path, wanted: fn(&OsStr) -> bool, found: &mut Vec<Fo
             continue;
         };
         if kind.is_dir() {
-            walk(&path, &below.join(&name), wanted, found);
-        } else if wanted(&name) && (kind.is_file() || path.is_file()) {
+            walk(&path, &below.join(&name), wanted, out);
+        } else if !(kind.is_file() || path.is_file()) {
+            // Sockets, devices, dangling links: not files to read.
+            out.skipped.push(path);
+        } else if wanted.takes(&path, &name) {
             let out_name = below.join(super::stem(&path));
-            found.push(Found::Page { path, out_name });
+            out.found.push(Found::Page { path, out_name });
+        } else {
+            out.skipped.push(path);
         }
     }
 }
@@ -94,10 +205,26 @@ mod tests {
     #[test]
     fn pages_are_recognised_by_their_extension_in_any_case() {
         let os = OsStr::new;
-        for name in ["a.html", "a.HTM", "a.html.gz", "b.Htm.GZ"] {
+        for name in [
+            "a.html",
+            "a.HTM",
+            "a.html.gz",
+            "b.Htm.GZ",
+            "c.xhtml",
+            "index.html?p=2",
+            "list.htm?sort=new&page=3",
+        ] {
             assert!(is_page(os(name)), "{name}");
         }
-        for name in [".html", "a.txt", "a.gz", "html", "a.xhtml.zip"] {
+        for name in [
+            ".html",
+            "a.txt",
+            "a.gz",
+            "html",
+            "a.xhtml.zip",
+            "?p=2",
+            "a.php?x.html",
+        ] {
             assert!(!is_page(os(name)), "{name}");
         }
         assert!(is_jsonl(os("part-0001.JSONL.gz")) && is_jsonl(os("x.ndjson")));
@@ -119,8 +246,13 @@ mod tests {
             fs::create_dir_all(p.parent().unwrap()).unwrap();
             fs::write(p, "<p>x</p>").unwrap();
         }
-        let found = expand(vec![root.to_path_buf(), PathBuf::from("-")], true, is_page);
-        let names: Vec<String> = found
+        let expanded = expand(
+            vec![root.to_path_buf(), PathBuf::from("-")],
+            true,
+            Wanted::Pages,
+        );
+        let names: Vec<String> = expanded
+            .found
             .iter()
             .map(|f| match f {
                 Found::Page { out_name, .. } => out_name.display().to_string(),
@@ -128,5 +260,32 @@ mod tests {
             })
             .collect();
         assert_eq!(names, ["a/b/c", "a/z", "b", "c", "stdin"]);
+        assert_eq!(expanded.skipped, [root.join("a/notes.txt")]);
+    }
+
+    #[test]
+    fn html_is_sniffed_as_the_mime_sniffing_standard_does() {
+        for head in [
+            "<!DOCTYPE html>\n<p>x",
+            "\u{feff}  \n<html lang=en>",
+            "<HEAD>",
+            "<p>text",
+            "<!-- saved -->",
+            "\t<Body class=x>",
+        ] {
+            assert!(looks_like_html(head.as_bytes()), "{head:?}");
+        }
+        for head in [
+            "",
+            "<",
+            "<?xml version=\"1.0\"?>",
+            "<pre>",
+            "<html",
+            "{\"a\": 1}",
+            "Hello <p>",
+            "<bx>",
+        ] {
+            assert!(!looks_like_html(head.as_bytes()), "{head:?}");
+        }
     }
 }
