@@ -399,31 +399,105 @@ fn train_writes_a_model_that_filter_can_use() {
     );
 }
 
+/// A recipe file holding `toml`, in `dir`.
+fn recipe_file(dir: &tempfile::TempDir, toml: &str) -> String {
+    let path = dir.path().join("recipe.toml");
+    std::fs::write(&path, toml).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
 #[test]
 fn boosted_trees_train_and_filter_like_the_other_models() {
-    let json = trained_model_filters_a_page(&["--model", "trees", "--trees", "20", "--depth", "2"]);
+    let dir = scratch();
+    let recipe = recipe_file(&dir, "learner = \"trees\"\ntrees = 20\ndepth = 2\n");
+    let json = trained_model_filters_a_page(&["--recipe", &recipe]);
     assert_eq!(json["kind"]["type"], "trees");
     assert_eq!(json["provenance"]["params"]["depth"], 2);
-    let dir = scratch();
-    train_separable(
-        &dir.path().join("m.json"),
-        &["--model", "trees", "--depth", "17"],
-    )
-    .failure()
-    .stderr(predicate::str::contains("depth must be between 1 and 16"));
+    let recipe = recipe_file(&dir, "learner = \"trees\"\ndepth = 17\n");
+    train_separable(&dir.path().join("m.json"), &["--recipe", &recipe])
+        .failure()
+        .stderr(predicate::str::contains("depth must be between 1 and 16"));
 }
 
 #[test]
 fn the_threshold_can_be_chosen_on_all_sites_and_is_recorded() {
-    let json = trained_model_filters_a_page(&["--model", "logistic", "--threshold-rows", "all"]);
-    assert_eq!(json["provenance"]["params"]["threshold_rows"], "all");
     let dir = scratch();
+    let recipe = recipe_file(&dir, "learner = \"logistic\"\nthreshold_rows = \"all\"\n");
+    let json = trained_model_filters_a_page(&["--recipe", &recipe]);
+    assert_eq!(json["provenance"]["params"]["threshold_rows"], "all");
+    let recipe = recipe_file(&dir, "threshold_rows = \"training\"\n");
+    train_separable(&dir.path().join("m.json"), &["--recipe", &recipe])
+        .failure()
+        .stderr(predicate::str::contains("recipe "))
+        .stderr(predicate::str::contains("training"));
+}
+
+#[test]
+fn flags_override_single_fields_of_a_recipe_and_the_model_records_it() {
+    let dir = scratch();
+    let recipe = recipe_file(
+        &dir,
+        "data = \"separable rows\"\nlearner = \"logistic\"\nl2 = 0.001\nseed = 1\n",
+    );
+    let json = trained_model_filters_a_page(&["--recipe", &recipe, "--seed", "7"]);
+    let p = &json["provenance"];
+    assert_eq!(
+        p["recipe"],
+        format!("{recipe} with --features seed --context 0 --seed 7")
+    );
+    assert_eq!(p["data"], "separable rows");
+    assert_eq!(p["params"]["seed"], 7);
+    assert_eq!(p["params"]["l2"], 0.001);
+    let settings = &p["settings"];
+    assert_eq!(settings["learner"], "logistic");
+    assert_eq!(settings["seed"], 7);
+    // The flags of train_separable are recorded too.
+    assert_eq!(settings["features"], "seed");
+    assert_eq!(settings["context"], 0);
+}
+
+#[test]
+fn the_recipe_a_model_records_trains_the_same_model_again() {
+    let dir = scratch();
+    let first = dir.path().join("first.json");
     train_separable(
-        &dir.path().join("m.json"),
-        &["--threshold-rows", "training"],
+        &first,
+        &["--learner", "mlp", "--hidden", "4", "--seed", "3"],
     )
-    .failure()
-    .stderr(predicate::str::contains("use validation or all"));
+    .success();
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&first).unwrap()).unwrap();
+    let settings = dir.path().join("settings.json");
+    std::fs::write(&settings, json["provenance"]["settings"].to_string()).unwrap();
+    let again = dir.path().join("again.json");
+    mainline()
+        .args(["train", train_dir().join("separable.csv").to_str().unwrap()])
+        .arg("--recipe")
+        .arg(&settings)
+        .arg("-o")
+        .arg(&again)
+        .assert()
+        .success();
+    let mut again: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&again).unwrap()).unwrap();
+    let mut first = json;
+    // Only how the recipe is named differs.
+    first["provenance"]["recipe"] = serde_json::Value::Null;
+    again["provenance"]["recipe"] = serde_json::Value::Null;
+    assert_eq!(again, first);
+}
+
+#[test]
+fn a_recipe_with_an_unknown_field_is_refused_naming_it() {
+    let dir = scratch();
+    let recipe = recipe_file(&dir, "learner = \"mlp\"\nepoch = 3\n");
+    train_separable(&dir.path().join("m.json"), &["--recipe", &recipe])
+        .code(1)
+        .stderr(predicate::str::contains(&recipe))
+        .stderr(predicate::str::contains("epoch"));
+    // Second-stage flags need a second stage.
+    train_separable(&dir.path().join("m.json"), &["--page"])
+        .code(2)
+        .stderr(predicate::str::contains("--page set a second stage"));
 }
 
 #[test]

@@ -217,7 +217,7 @@ fn a_second_stage_that_cannot_take_site_weights_fails_before_training() {
     )
     .unwrap_err()
     .to_string();
-    assert!(err.contains("--stack-model mlp"), "{err}");
+    assert!(err.contains("learner = \"mlp\""), "{err}");
     assert!(progress.is_empty(), "trained before failing: {progress:?}");
 }
 

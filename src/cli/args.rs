@@ -1,6 +1,6 @@
 //! Argument groups that `train` and `eval` share: boosted trees and second stages.
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 
 use mainline::train::{ModelType, StackParams, ThresholdObjective, ThresholdRows, TrainParams};
 
@@ -119,15 +119,5 @@ impl StackArgs {
 
 /// The first-stage features a second stage copies: `few` or `base`.
 pub(crate) fn stack_base(name: &str) -> Result<Vec<String>> {
-    Ok(match name {
-        "few" => mainline::stack::BASE_INPUTS
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
-        "base" => mainline::features::BASE
-            .iter()
-            .map(|(n, _)| n.to_string())
-            .collect(),
-        other => bail!("unknown --stack-features {other:?}: use few or base"),
-    })
+    Ok(mainline::train::stack_base(name)?)
 }

@@ -6,8 +6,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 
 use mainline::features::{self, FeatureSet, MAX_CONTEXT};
-use mainline::model::Activation;
-use mainline::train::{self, ModelType, ThresholdObjective, ThresholdRows, TrainParams};
+use mainline::train::{self, ModelType, Recipe, ThresholdObjective, ThresholdRows};
 
 /// Train a line classifier on a labelled CSV and write it as a model file (JSON).
 ///
@@ -22,8 +21,8 @@ use mainline::train::{self, ModelType, ThresholdObjective, ThresholdRows, TrainP
 /// classifier that decides each line from the first-stage scores of the K lines on each
 /// side, running averages of the scores before it, and a few features of the line itself.
 /// The second stage learns from out-of-fold scores (the training sites are split into
-/// --inner-folds groups, each scored by a first stage trained on the others), and the
-/// filter then holds K more lines before deciding.
+/// groups, the recipe's `inner_folds`, each scored by a first stage trained on the others),
+/// and the filter then holds K more lines before deciding.
 ///
 /// With --page as well, the second stage also sees the page as a whole: the line's score
 /// against the page's mean, maximum and quantiles, and the scores pooled over the elements
@@ -33,10 +32,12 @@ use mainline::train::{self, ModelType, ThresholdObjective, ThresholdRows, TrainP
 /// written by this version of `mainline label` (with the `path` column).
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
-    mainline train training/wcxb-dev.csv --learner mlp --features full --context 3 -o models/default.json\n  \
+    mainline train wcxb-dev.csv --recipe training/default.toml -o default.json\n  \
+    mainline train wcxb-dev.csv --recipe training/default.toml --seed 7 -o seed7.json\n  \
     mainline train data.csv --learner logistic --features seed --context 1 -o seed-slp.json\n  \
-    mainline train training/wcxb-dev.csv --context 1 --stack 8 --threshold-objective accuracy -o two-stage.json\n  \
-    mainline train training/wcxb-dev.csv --context 1 --stack 8 --page --threshold-objective accuracy -o page.json")]
+    mainline train data.csv --stack 8 --page --threshold-objective accuracy -o page.json\n\n\
+A recipe file (TOML, or JSON when its name ends in .json) sets every field; training/README.md \
+lists them. The flags below override single fields of it (without --recipe, of the defaults).")]
 pub struct Args {
     /// The labelled CSV.
     #[arg(value_name = "DATA.csv")]
@@ -46,110 +47,96 @@ pub struct Args {
     #[arg(short, long, value_name = "FILE")]
     output: PathBuf,
 
+    /// The recipe file: every setting of the model (training/default.toml rebuilds the
+    /// built-in model). It is recorded in the model's provenance.
+    #[arg(long, value_name = "FILE")]
+    recipe: Option<PathBuf>,
+
     /// The classifier: `logistic` (the seed's single-layer perceptron, fitted by
     /// linfa-logistic), `mlp` (a multi-layer perceptron with 1–2 hidden layers) or `trees`
-    /// (gradient-boosted oblivious decision trees).
-    #[arg(long = "learner", alias = "model", value_name = "LEARNER", default_value = "mlp", value_parser = super::args::parse_model)]
-    model: ModelType,
+    /// (gradient-boosted oblivious decision trees). Default: mlp.
+    #[arg(long = "learner", alias = "model", value_name = "LEARNER", value_parser = super::args::parse_model)]
+    model: Option<ModelType>,
 
     /// Which features: `seed` (density, HTML bytes and text length of the line and its
-    /// neighbours, as in the seed design) or `full` (every column of the schema).
-    #[arg(long, default_value = "full", value_parser = parse_features)]
-    features: FeatureSet,
+    /// neighbours, as in the seed design) or `full` (every column of the schema). Default:
+    /// full.
+    #[arg(long, value_parser = parse_features)]
+    features: Option<FeatureSet>,
 
     /// Neighbour lines on each side the features look at (0–3; the seed uses 1). A line is
-    /// decided once this many following lines have been read.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=MAX_CONTEXT as i64))]
-    context: u8,
+    /// decided once this many following lines have been read. Default: 1.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=MAX_CONTEXT as i64))]
+    context: Option<u8>,
 
     /// MLP: hidden layer widths, comma-separated (one or two layers), e.g. 32 or 64,16.
-    #[arg(long, value_delimiter = ',', default_value = "32")]
-    hidden: Vec<usize>,
-
-    /// MLP: hidden activation, `tanh` or `relu`.
-    #[arg(long, default_value = "tanh")]
-    activation: Activation,
-
-    /// MLP: most passes over the training rows.
-    #[arg(long, default_value_t = 40)]
-    epochs: usize,
-
-    /// MLP: rows per mini-batch.
-    #[arg(long, default_value_t = 256)]
-    batch_size: usize,
-
-    /// MLP: Adam learning rate.
-    #[arg(long, default_value_t = 1e-3)]
-    learning_rate: f64,
-
-    /// MLP: stop after this many epochs without a better validation loss.
-    #[arg(long, default_value_t = 5)]
-    patience: usize,
-
-    #[command(flatten)]
-    tree_args: super::args::TreeArgs,
-
-    /// L2 penalty on the weights (trees: on the leaf values).
-    #[arg(long, default_value_t = 1e-4)]
-    l2: f64,
-
-    /// MLP: weight both classes equally in the loss.
-    #[arg(long)]
-    balance_classes: bool,
+    /// Default: 32.
+    #[arg(long, value_delimiter = ',')]
+    hidden: Option<Vec<usize>>,
 
     /// MLP and trees: weight a site's lines in the loss so that it counts as at most this
     /// many lines (big sites otherwise dominate training).
     #[arg(long, value_name = "N")]
     site_lines: Option<usize>,
 
-    /// Leave the pages whose gold text aligned poorly with their lines (the CSV's `aligned`
-    /// column, from `mainline label`) out of training: their labels say little about what
-    /// the main content is.
+    /// Seed for the split, the initial weights and the batch order. Default: 42.
     #[arg(long)]
-    skip_poorly_aligned: bool,
+    seed: Option<u64>,
 
-    /// Share of the sites held out for validation.
-    #[arg(long, default_value_t = 0.2)]
-    val_fraction: f64,
-
-    /// Seed for the split, the initial weights and the batch order.
-    #[arg(long, default_value_t = 42)]
-    seed: u64,
-
-    /// Logistic: most L-BFGS iterations.
-    #[arg(long, default_value_t = 200)]
-    max_iterations: u64,
-
-    /// What the decision threshold maximises (on the sites --threshold-rows names): `f1`
-    /// (line F1 of the content class) or `accuracy` (fewest misclassified lines).
-    #[arg(long, default_value = "f1")]
-    threshold_objective: ThresholdObjective,
-
-    /// Which sites the decision threshold is chosen on: `validation` (the held-out
-    /// validation sites alone) or `all` (the training and validation sites together: the
-    /// training sites' scores are in-sample, but five times as many sites make the
-    /// threshold steadier). Early stopping still watches the validation sites. In a
-    /// two-stage model this is the first stage's; --stack-threshold-rows sets the second's.
-    #[arg(long, default_value = "validation")]
-    threshold_rows: ThresholdRows,
+    /// What the decision threshold maximises on the validation sites: `f1` (line F1 of the
+    /// content class) or `accuracy` (fewest misclassified lines). Default: f1.
+    #[arg(long)]
+    threshold_objective: Option<ThresholdObjective>,
 
     /// Add a second stage that reads the first-stage scores of this many lines on each side
     /// (0–32; see above).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(0..=mainline::stack::MAX_LOOKAHEAD as i64))]
     stack: Option<u8>,
 
-    /// With --stack: the second stage also reads page-level inputs (see above).
-    #[arg(long, requires = "stack")]
+    /// Two-stage models: the second stage also reads page-level inputs (see above).
+    #[arg(long)]
     page: bool,
 
-    #[command(flatten)]
-    stack_args: super::args::StackArgs,
+    /// Two-stage models: the line's own features the second stage reads besides the
+    /// scores: `few` (density, length, links, heading, block and container hints) or `base`
+    /// (every feature of the line itself, no neighbours). Default: few.
+    #[arg(long, value_name = "SET")]
+    stack_features: Option<String>,
 
-    /// How the model was made, recorded in the file (e.g. the recipe script's path).
-    #[arg(long, value_name = "TEXT")]
-    recipe: Option<String>,
+    /// Page-level second stages: also read the lines' signatures (the CSV's `sig`
+    /// column): first-stage scores pooled over the lines repeated alongside each line (the
+    /// cards of a grid, the rows of a list, the items of a menu) and over the lines of the
+    /// same text.
+    #[arg(long)]
+    repeats: bool,
 
-    /// What the training data is, recorded in the file (default: the CSV's path).
+    /// Two-stage models: train this many second stages from different seeds and average
+    /// their logits (MLPs with one hidden layer; the model file holds them as one wider
+    /// MLP). Default: 1.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=16))]
+    stack_ensemble: Option<u32>,
+
+    /// With --stack-ensemble above 1: ship one second stage instead of the ensemble,
+    /// trained towards the ensemble's averaged scores (distillation). It costs what a
+    /// single second stage costs when filtering.
+    #[arg(long)]
+    stack_distill: bool,
+
+    /// Two-stage models: which sites the second stage's threshold is chosen on:
+    /// `validation` (the held-out sites alone) or `all` (the training sites as well: their
+    /// scores are in-sample, but five times as many sites make the threshold steadier).
+    /// Default: validation.
+    #[arg(long, value_name = "ROWS")]
+    stack_threshold_rows: Option<ThresholdRows>,
+
+    /// Two-stage models: what the second stage's threshold maximises, `f1` or `accuracy`.
+    /// By default that of --threshold-objective; given, --threshold-objective sets the first
+    /// stage's alone (which, with --page, decides only short pages).
+    #[arg(long, value_name = "OBJECTIVE")]
+    stack_threshold_objective: Option<ThresholdObjective>,
+
+    /// What the training data is, recorded in the file (default: the recipe's `data`, or
+    /// the CSV's path).
     #[arg(long, value_name = "TEXT")]
     data_name: Option<String>,
 
@@ -164,6 +151,132 @@ pub struct Args {
     init: Option<String>,
 }
 
+impl Args {
+    /// The recipe to train: the file's (or the defaults), with the flags given over it, and
+    /// how to name it in the model's provenance.
+    fn recipe(&self) -> Result<(Recipe, String)> {
+        let (mut r, mut name) = match &self.recipe {
+            Some(path) => (Recipe::load(path)?, path.display().to_string()),
+            None => (Recipe::default(), String::new()),
+        };
+        let mut given = Vec::new();
+        if let Some(m) = self.model {
+            r.learner = m;
+            given.push(format!("--learner {m}"));
+        }
+        if let Some(f) = self.features {
+            r.features = f;
+            given.push(format!("--features {}", feature_word(f)));
+        }
+        if let Some(c) = self.context {
+            r.context = c as usize;
+            given.push(format!("--context {c}"));
+        }
+        if let Some(h) = &self.hidden {
+            r.hidden = h.clone();
+            let h: Vec<String> = h.iter().map(|n| n.to_string()).collect();
+            given.push(format!("--hidden {}", h.join(",")));
+        }
+        if let Some(n) = self.site_lines {
+            r.site_lines = Some(n);
+            given.push(format!("--site-lines {n}"));
+        }
+        if let Some(s) = self.seed {
+            r.seed = s;
+            given.push(format!("--seed {s}"));
+        }
+        if let Some(o) = self.threshold_objective {
+            r.threshold_objective = o;
+            given.push(format!("--threshold-objective {}", objective_word(o)));
+        }
+        if let Some(k) = self.stack {
+            r.stack.get_or_insert_with(Default::default).lookahead = k as usize;
+            given.push(format!("--stack {k}"));
+        }
+        let mut stage2 = Vec::new();
+        if self.page {
+            stage2.push("--page".to_string());
+        }
+        if let Some(f) = &self.stack_features {
+            stage2.push(format!("--stack-features {f}"));
+        }
+        if self.repeats {
+            stage2.push("--repeats".into());
+        }
+        if let Some(n) = self.stack_ensemble {
+            stage2.push(format!("--stack-ensemble {n}"));
+        }
+        if self.stack_distill {
+            stage2.push("--stack-distill".into());
+        }
+        if let Some(rows) = self.stack_threshold_rows {
+            stage2.push(format!("--stack-threshold-rows {}", rows_word(rows)));
+        }
+        if let Some(o) = self.stack_threshold_objective {
+            stage2.push(format!("--stack-threshold-objective {}", objective_word(o)));
+        }
+        match r.stack.as_mut() {
+            Some(stack) => {
+                stack.page |= self.page;
+                stack.repeats |= self.repeats;
+                stack.distill |= self.stack_distill;
+                if let Some(f) = &self.stack_features {
+                    stack.features = f.clone();
+                }
+                if let Some(n) = self.stack_ensemble {
+                    stack.ensemble = n as usize;
+                }
+                if let Some(rows) = self.stack_threshold_rows {
+                    stack.threshold_rows = rows;
+                }
+                if let Some(o) = self.stack_threshold_objective {
+                    stack.threshold_objective = Some(o);
+                }
+            }
+            None => usage_ensure!(
+                stage2.is_empty(),
+                "{} set a second stage: give --stack K too, or a recipe with a [stack] table",
+                stage2.join(" ")
+            ),
+        }
+        given.extend(stage2);
+        if let Some(d) = &self.data_name {
+            r.data = Some(d.clone());
+        }
+        r.check()?;
+        if name.is_empty() {
+            name = std::iter::once("mainline train".to_string())
+                .chain(given)
+                .collect::<Vec<_>>()
+                .join(" ");
+        } else if !given.is_empty() {
+            name = format!("{name} with {}", given.join(" "));
+        }
+        Ok((r, name))
+    }
+}
+
+fn feature_word(f: FeatureSet) -> &'static str {
+    match f {
+        FeatureSet::Seed => "seed",
+        FeatureSet::Full => "full",
+    }
+}
+
+fn rows_word(rows: ThresholdRows) -> &'static str {
+    match rows {
+        ThresholdRows::Validation => "validation",
+        ThresholdRows::All => "all",
+    }
+}
+
+fn objective_word(o: ThresholdObjective) -> &'static str {
+    match o {
+        ThresholdObjective::F1 => "f1",
+        ThresholdObjective::Accuracy => "accuracy",
+    }
+}
+
 fn parse_features(s: &str) -> Result<FeatureSet, String> {
     s.parse()
 }
@@ -172,14 +285,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
     // Checked before the training, which may take hours.
     super::check_writable(&args.output)?;
     if let Some(init) = &args.init {
-        return super::finetune::run(init, &args.data, &args.output, args.seed);
+        return super::finetune::run(init, &args.data, &args.output, args.seed.unwrap_or(42));
     }
-    let context = args.context as usize;
-    let wanted = features::select(args.features, context);
-    let mut stack_params = args.stack_args.params(args.stack.unwrap_or(0) as usize)?;
-    stack_params.page = args.page;
+    let (recipe, recipe_name) = args.recipe()?;
+    let context = recipe.context;
+    let wanted = features::select(recipe.features, context);
+    let stack_params = recipe.stack_params();
     let mut columns = wanted.clone();
-    if args.stack.is_some() {
+    if let Some(stack_params) = &stack_params {
         for name in stack_params
             .base
             .iter()
@@ -191,7 +304,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         }
     }
-    check_memory(&args.data, columns.len(), args.stack.is_some())?;
+    check_memory(&args.data, columns.len(), stack_params.is_some())?;
     let all = train::read_labelled_csv(&args.data, Some(&columns))?;
     // NOTE: one copy of the rows when the second stage reads no extra column (the data
     // set is the largest thing training holds).
@@ -209,9 +322,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         };
         (Some(all), data)
     };
-    let aligned = if args.skip_poorly_aligned {
+    let aligned = if recipe.skip_poorly_aligned {
         let aligned = train::read_aligned(&args.data)?;
-        let aligned = needed_column(aligned, "aligned", "--skip-poorly-aligned", &args.data)?;
+        let aligned = needed_column(aligned, "aligned", "skip_poorly_aligned", &args.data)?;
         let keep: Vec<usize> = (0..aligned.len()).filter(|&r| aligned[r]).collect();
         eprintln!(
             "leaving {} lines of poorly aligned pages out of training",
@@ -233,60 +346,29 @@ pub fn run(args: Args) -> Result<ExitCode> {
         wanted.len(),
         args.data.display()
     );
-    let feature_word = match args.features {
-        FeatureSet::Seed => "seed",
-        FeatureSet::Full => "full",
-    };
-    let recipe = args.recipe.unwrap_or_else(|| {
-        let stack = args
-            .stack
-            .map(|k| format!(" --stack {k}{}", if args.page { " --page" } else { "" }))
-            .unwrap_or_default();
-        format!(
-            "mainline train --learner {} --features {feature_word} --context {context}{stack}",
-            args.model
-        )
-    });
-    let params = args
-        .tree_args
-        .apply(TrainParams::new(args.model))
-        .hidden(args.hidden)
-        .activation(args.activation)
-        .epochs(args.epochs)
-        .batch_size(args.batch_size)
-        .learning_rate(args.learning_rate)
-        .patience(args.patience)
-        .l2(args.l2)
-        .balance_classes(args.balance_classes)
-        .site_lines(args.site_lines)
-        .val_fraction(args.val_fraction)
-        .seed(args.seed)
-        .max_iterations(args.max_iterations)
-        .threshold_objective(args.threshold_objective)
-        .threshold_rows(args.threshold_rows)
-        .context(context)
-        .recipe(recipe)
-        .data(
-            args.data_name
-                .unwrap_or_else(|| args.data.display().to_string()),
-        );
-    let (model, report) = match args.stack {
+    let params = recipe.train_params().recipe(recipe_name).data(
+        recipe
+            .data
+            .clone()
+            .unwrap_or_else(|| args.data.display().to_string()),
+    );
+    let (mut model, report) = match &stack_params {
         None => train::train(&data, &params, &mut |epoch| eprintln!("{epoch}"))?,
-        Some(_) => {
+        Some(stack_params) => {
             let mut inputs =
                 train::StageInputs::of(all.as_ref().unwrap_or(&data), &stack_params.base)?;
-            if args.page {
+            if stack_params.page {
                 let paths =
-                    needed_column(train::read_paths(&args.data)?, "path", "--page", &args.data)?;
+                    needed_column(train::read_paths(&args.data)?, "path", "page", &args.data)?;
                 inputs = inputs.with_paths(kept(paths, aligned.as_deref()))?;
                 if stack_params.repeats {
                     let sigs = train::read_signatures(&args.data)?;
-                    let sigs = needed_column(sigs, "sig", "--repeats", &args.data)?;
+                    let sigs = needed_column(sigs, "sig", "repeats", &args.data)?;
                     inputs = inputs.with_signatures(kept(sigs, aligned.as_deref()))?;
                 }
             }
             let rows: Vec<usize> = (0..data.len()).collect();
-            train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |m| {
+            train::train_stacked(&data, &inputs, &rows, &params, stack_params, &mut |m| {
                 eprintln!("{m}")
             })?
         }
@@ -303,6 +385,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             r["validation"]["errors"]
         );
     }
+    model
+        .provenance
+        .extra
+        .insert("settings".into(), recipe.to_json());
     model
         .save(&args.output)
         .with_context(|| format!("writing the model to {}", args.output.display()))?;
@@ -406,8 +492,8 @@ fn available_memory() -> Option<u64> {
 fn needed_column<T>(column: Option<T>, name: &str, flag: &str, csv: &Path) -> Result<T> {
     column.with_context(|| {
         format!(
-            "{} has no \"{name}\" column, which {flag} needs; write it again with this \
-             version of mainline label",
+            "{} has no \"{name}\" column, which the recipe's {flag} needs; write it again \
+             with this version of mainline label",
             csv.display()
         )
     })

@@ -63,7 +63,7 @@
 //! ```json
 //! {
 //!   "format": 3,
-//!   "provenance": { "recipe": "training/logistic.sh", "data": "train.csv",
+//!   "provenance": { "recipe": "training/logistic.toml", "data": "train.csv",
 //!                   "created_by": "mainline 0.1.0", "params": {}, "validation": {} },
 //!   "features": ["density", "ln_html_bytes"],
 //!   "context": 2,

@@ -41,6 +41,7 @@ mod logistic;
 mod metrics;
 mod mlp;
 mod params;
+mod recipe;
 mod split;
 mod stacked;
 mod trees;
@@ -52,6 +53,7 @@ pub use dataset::{
 pub use finetune::{FineTuneParams, fine_tune};
 pub use metrics::LineMetrics;
 pub use params::{ModelType, ThresholdObjective, ThresholdRows, TrainParams};
+pub use recipe::{Recipe, StackRecipe, stack_base};
 pub use split::{group_kfold, group_split};
 pub use stacked::{
     StackParams, StageInputs, decide_stacked, keep_stacked, score_stacked, stage1_scores,

@@ -122,7 +122,7 @@ pub struct TrainParams {
 }
 
 /// Which rows the decision threshold is chosen on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ThresholdRows {
     /// The validation rows alone (the default): scores the model never trained on, from
@@ -159,7 +159,7 @@ impl std::str::FromStr for ThresholdRows {
 }
 
 /// What the decision threshold is chosen to maximise (on the rows [`ThresholdRows`] names).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ThresholdObjective {
     /// Line F1 of the content class (the default): favours recall of content lines.
@@ -375,8 +375,8 @@ impl TrainParams {
                 if self.site_lines.is_some() {
                     return bad(
                         "per-site weights (site_lines) need an MLP (the logistic model is \
-                         fitted without sample weights): drop --site-lines or train an mlp \
-                         (for a second stage, --stack-model mlp)"
+                         fitted without sample weights): drop site_lines (--site-lines) or train \
+                         an mlp (for a second stage, learner = \"mlp\" in the [stack] table)"
                             .into(),
                     );
                 }

@@ -419,7 +419,7 @@ pub fn train_stacked(
     {
         return Err(Error::Training(format!(
             "an ensemble of {} second stages needs at least one, and MLPs with one hidden \
-             layer (--stack-model mlp, one --stack-hidden size)",
+             layer (the [stack] table's learner = \"mlp\" and one hidden size)",
             stack_params.ensemble
         )));
     }
