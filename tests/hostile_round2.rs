@@ -43,14 +43,15 @@ fn records(stdout: &str) -> Vec<serde_json::Value> {
         .collect()
 }
 
-/// Peak resident memory in KiB of the binary run with `args`, from `/usr/bin/time -f %M`;
-/// `None` when that tool is missing.
-fn peak_rss_kib(args: &[&std::ffi::OsStr]) -> Option<u64> {
+/// Peak resident memory in KiB of the binary run successfully with `args`, from
+/// `/usr/bin/time -f %M`. Panics when that tool is missing or says nothing readable: a
+/// check that cannot measure must not pass.
+fn peak_rss_kib(args: &[&std::ffi::OsStr]) -> u64 {
     let time = Path::new("/usr/bin/time");
-    if !time.exists() {
-        eprintln!("note: /usr/bin/time is missing; peak memory not measured");
-        return None;
-    }
+    assert!(
+        time.exists(),
+        "/usr/bin/time (GNU time) is needed to measure the peak memory"
+    );
     let out = Process::new(time)
         .args(["-f", "%M"])
         .arg(assert_cmd::cargo::cargo_bin("mainline"))
@@ -59,8 +60,13 @@ fn peak_rss_kib(args: &[&std::ffi::OsStr]) -> Option<u64> {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let kib = stderr.lines().last().and_then(|l| l.trim().parse().ok());
-    eprintln!("peak RSS {kib:?} KiB for {args:?}");
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    let kib = stderr
+        .lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak memory in the output of /usr/bin/time: {stderr}"));
+    eprintln!("peak RSS {kib} KiB for {args:?}");
     kib
 }
 
@@ -163,9 +169,8 @@ fn large_jsonl_records_stay_near_their_size_in_memory() {
     .map(std::ffi::OsStr::new)
     .chain([path.as_os_str()])
     .collect();
-    if let Some(kib) = peak_rss_kib(&args) {
-        assert!(kib < 700 * 1024, "{kib} KiB");
-    }
+    let kib = peak_rss_kib(&args);
+    assert!(kib < 700 * 1024, "{kib} KiB");
 }
 
 // ---- 3. model files are read up to a cap ---------------------------------------------------
@@ -412,19 +417,19 @@ fn a_lone_surrogate_in_the_html_string_is_named() {
 
 /// Runs the binary under bash with the file size limit at `kib` KiB (SIGXFSZ ignored, so a
 /// write past it fails with EFBIG as a full disk fails with ENOSPC); `None` without bash.
-fn run_with_file_size_limit(kib: u64, args: &[&std::ffi::OsStr]) -> Option<std::process::Output> {
-    if !Path::new("/bin/bash").exists() {
-        eprintln!("note: /bin/bash is missing; the write-failure test is skipped");
-        return None;
-    }
-    let out = Process::new("/bin/bash")
+#[cfg(unix)]
+fn run_with_file_size_limit(kib: u64, args: &[&std::ffi::OsStr]) -> std::process::Output {
+    assert!(
+        Path::new("/bin/bash").exists(),
+        "/bin/bash is needed to run mainline under `ulimit -f`"
+    );
+    Process::new("/bin/bash")
         .arg("-c")
         .arg(format!("trap '' XFSZ; ulimit -f {kib}; exec \"$0\" \"$@\""))
         .arg(assert_cmd::cargo::cargo_bin("mainline"))
         .args(args)
         .output()
-        .unwrap();
-    Some(out)
+        .unwrap()
 }
 
 fn os(s: &str) -> &std::ffi::OsStr {
@@ -441,6 +446,7 @@ fn listing(dir: &Path) -> Vec<String> {
     v
 }
 
+#[cfg(unix)]
 #[test]
 fn a_failed_write_keeps_the_previous_model_label_csv_and_eval_output() {
     let dir = scratch();
@@ -487,9 +493,7 @@ fn a_failed_write_keeps_the_previous_model_label_csv_and_eval_output() {
     ];
     for (args, target) in runs {
         let before = fs::read(target).unwrap();
-        let Some(out) = run_with_file_size_limit(2, &args) else {
-            return;
-        };
+        let out = run_with_file_size_limit(2, &args);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
         assert!(
@@ -502,6 +506,7 @@ fn a_failed_write_keeps_the_previous_model_label_csv_and_eval_output() {
     assert_eq!(listing(dir.path()), ["again.csv", "data.csv", "model.json"]);
 }
 
+#[cfg(unix)]
 #[test]
 fn a_failed_write_under_out_dir_names_the_file_and_the_run_goes_on() {
     let dir = scratch();
@@ -510,7 +515,7 @@ fn a_failed_write_under_out_dir_names_the_file_and_the_run_goes_on() {
     fs::write(&big, "<p>A long paragraph of words.</p>\n".repeat(2_000)).unwrap();
     fs::write(&small, "<p>A short page.</p>").unwrap();
     let out_dir = dir.path().join("out");
-    let Some(out) = run_with_file_size_limit(
+    let out = run_with_file_size_limit(
         8,
         &[
             os("filter"),
@@ -523,9 +528,7 @@ fn a_failed_write_under_out_dir_names_the_file_and_the_run_goes_on() {
             big.as_os_str(),
             small.as_os_str(),
         ],
-    ) else {
-        return;
-    };
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     let failures: Vec<&str> = stderr.lines().filter(|l| l.contains("too large")).collect();
@@ -541,12 +544,9 @@ fn a_failed_write_under_out_dir_names_the_file_and_the_run_goes_on() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn an_interrupted_run_leaves_no_temporary_file() {
-    if !Path::new("/bin/kill").exists() && !Path::new("/usr/bin/kill").exists() {
-        eprintln!("note: kill is missing; the signal test is skipped");
-        return;
-    }
     for signal in ["TERM", "INT"] {
         let dir = scratch();
         let out_dir = dir.path().join("out");
@@ -587,7 +587,9 @@ fn an_interrupted_run_leaves_no_temporary_file() {
 
 // ---- 8. names that are not UTF-8 -----------------------------------------------------------
 
-#[cfg(unix)]
+// Linux file systems take any bytes in a name but `/` and NUL (others, such as macOS's,
+// refuse names that are not UTF-8, so the test is Linux's).
+#[cfg(target_os = "linux")]
 #[test]
 fn names_that_are_not_utf8_are_walked_and_kept_apart() {
     use std::os::unix::ffi::OsStrExt;
@@ -596,10 +598,13 @@ fn names_that_are_not_utf8_are_walked_and_kept_apart() {
     fs::create_dir(&pages).unwrap();
     let a = pages.join(std::ffi::OsStr::from_bytes(b"caf\xe9.html"));
     let b = pages.join(std::ffi::OsStr::from_bytes(b"caf\xe8.html"));
-    if fs::write(&a, "<p>Page A.</p>").is_err() {
-        eprintln!("note: this file system refuses names that are not UTF-8; skipped");
-        return;
-    }
+    fs::write(&a, "<p>Page A.</p>").unwrap_or_else(|e| {
+        panic!(
+            "{}: this file system refuses a name that is not UTF-8 ({e}); run the tests \
+             on one that takes it",
+            pages.display()
+        )
+    });
     fs::write(&b, "<p>Page B.</p>").unwrap();
     let out_dir = dir.path().join("out");
     for args in [vec![pages.clone()], vec![a.clone(), b.clone()]] {
@@ -742,12 +747,14 @@ fn a_crlf_csv_reports_the_line_of_a_bad_value() {
     }
 }
 
+// The memory limit is read from /proc/self/limits and set with bash's `ulimit`: Linux.
+#[cfg(target_os = "linux")]
 #[test]
 fn train_refuses_a_training_set_too_large_for_the_memory_limit() {
-    if !Path::new("/bin/bash").exists() || !Path::new("/proc/self/limits").exists() {
-        eprintln!("note: needs bash and /proc; skipped");
-        return;
-    }
+    assert!(
+        Path::new("/bin/bash").exists(),
+        "/bin/bash is needed to run mainline under `ulimit -v`"
+    );
     // 20 million line ends: about 4 GB by the estimate, whatever the rows hold.
     let dir = scratch();
     let csv = dir.path().join("many.csv");
