@@ -5,19 +5,8 @@ mod common;
 use std::io::{Read, Write};
 use std::process::Stdio;
 
-use common::{mainline, sample, scratch, words};
+use common::{mainline, sample, scratch, stdout_of, words};
 use predicates::prelude::*;
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = mainline()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).expect("output is UTF-8")
-}
 
 #[test]
 fn filter_prints_the_article_without_menu_sidebar_comments_or_footer() {

@@ -3,18 +3,7 @@
 
 mod common;
 
-use common::{mainline, sample, scratch, words};
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = mainline()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).expect("output is UTF-8")
-}
+use common::{mainline, sample, scratch, stdout_of, words};
 
 #[test]
 fn markdown_has_headings_lists_quotes_and_the_words_of_the_text() {

@@ -10,10 +10,12 @@
 //! Pages are split into lines crudely (text between block-level tags), not with mainline's
 //! line splitter, so the coverage figures are a lower bound of what real lines give.
 
-use std::io::Read;
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::time::{Duration, Instant};
 
+use common::corpus::{open, page_bytes, wcxb_dev};
+use mainline::corpus::Page;
 use mainline::train::label::{POOR_ALIGNMENT_COVERAGE, align};
 use scraper::{Html, Node};
 
@@ -124,20 +126,10 @@ fn crude_lines(html: &str) -> Vec<String> {
     lines
 }
 
-/// The WCXB development pages: `MAINLINE_WCXB_DEV`, else `../shared/data/wcxb-dev`. These
-/// tests run only when asked for (`--ignored`); without the pages they fail, saying why.
-fn corpus() -> PathBuf {
-    let corpus = std::env::var_os("MAINLINE_WCXB_DEV").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/wcxb-dev"),
-        PathBuf::from,
-    );
-    assert!(
-        corpus.join("ground-truth").is_dir() && corpus.join("html").is_dir(),
-        "needs the WCXB development pages in {} (html/ and ground-truth/; set \
-         MAINLINE_WCXB_DEV to their folder)",
-        corpus.display()
-    );
-    corpus
+/// The crude lines and gold text of the development page `page`.
+fn lines_and_gold(page: &Page) -> (Vec<String>, &str) {
+    let bytes = page_bytes(&page.html);
+    (crude_lines(&String::from_utf8_lossy(&bytes)), &page.gold)
 }
 
 fn quantile(sorted: &[f64], q: f64) -> f64 {
@@ -147,15 +139,8 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 #[test]
 #[ignore = "needs the WCXB corpus; run in release with --ignored --nocapture"]
 fn align_every_development_page() {
-    let corpus = corpus();
-    let mut ids: Vec<String> = std::fs::read_dir(corpus.join("ground-truth"))
-        .unwrap()
-        .filter_map(|e| {
-            let name = e.unwrap().file_name().into_string().unwrap();
-            name.strip_suffix(".json").map(str::to_owned)
-        })
-        .collect();
-    ids.sort();
+    let corpus = open(&wcxb_dev());
+    let ids: Vec<String> = corpus.pages.iter().map(|p| p.id.clone()).collect();
 
     let mut total = Duration::ZERO;
     let mut times = Vec::new();
@@ -164,16 +149,8 @@ fn align_every_development_page() {
     let mut slowest = (Duration::ZERO, String::new());
     let mut worst = Vec::new();
     let mut oracle = Vec::new();
-    for id in &ids {
-        let json = std::fs::read_to_string(corpus.join(format!("ground-truth/{id}.json"))).unwrap();
-        let json: serde_json::Value = serde_json::from_str(&json).unwrap();
-        let gold = json["ground_truth"]["main_content"].as_str().unwrap_or("");
-        let gz = std::fs::read(corpus.join(format!("html/{id}.html.gz"))).unwrap();
-        let mut bytes = Vec::new();
-        flate2::read::GzDecoder::new(&gz[..])
-            .read_to_end(&mut bytes)
-            .unwrap();
-        let lines = crude_lines(&String::from_utf8_lossy(&bytes));
+    for (page, id) in corpus.pages.iter().zip(&ids) {
+        let (lines, gold) = lines_and_gold(page);
 
         let start = Instant::now();
         let alignment = align(&lines, gold);
@@ -248,16 +225,13 @@ fn align_every_development_page() {
 #[ignore = "needs the WCXB corpus; set MAINLINE_PAGE to a file id, run with --ignored --nocapture"]
 fn show_labels_of_one_page() {
     let id = std::env::var("MAINLINE_PAGE").expect("MAINLINE_PAGE names the page to show");
-    let corpus = corpus();
-    let json = std::fs::read_to_string(corpus.join(format!("ground-truth/{id}.json"))).unwrap();
-    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
-    let gold = json["ground_truth"]["main_content"].as_str().unwrap_or("");
-    let gz = std::fs::read(corpus.join(format!("html/{id}.html.gz"))).unwrap();
-    let mut bytes = Vec::new();
-    flate2::read::GzDecoder::new(&gz[..])
-        .read_to_end(&mut bytes)
-        .unwrap();
-    let lines = crude_lines(&String::from_utf8_lossy(&bytes));
+    let corpus = open(&wcxb_dev());
+    let page = corpus
+        .pages
+        .iter()
+        .find(|p| p.id == id)
+        .unwrap_or_else(|| panic!("no page {id} with gold text in the corpus"));
+    let (lines, gold) = lines_and_gold(page);
     let alignment = align(&lines, gold);
     for (line, label) in lines.iter().zip(&alignment.labels) {
         let mark = if *label { '+' } else { '-' };

@@ -7,7 +7,10 @@ mod common;
 use std::path::Path;
 use std::sync::Arc;
 
-use common::{decide_in, fragment, hand_made_two_stage, small_stack_params, train_csv};
+use common::{
+    assert_stacked_model_round_trips, decide_in, fragment, hand_made_two_stage, small_stack_params,
+    train_csv,
+};
 use mainline::extract::{Extractor, ModelScorer, Scorer};
 use mainline::model::Model;
 use mainline::stack::{self, page};
@@ -161,26 +164,12 @@ fn a_page_stage_trains_deterministically_and_survives_save_and_load() {
         "{right} right, density alone {by_density}"
     );
 
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("page.json");
-    model.save(&file).unwrap();
-    let loaded = Model::load(&file).unwrap();
-    assert_eq!(loaded, model);
-    let scores = |m: &Model| {
-        let s1 = train::stage1_scores(m, &data, &rows);
-        let x2 = train::stage2_rows(&data, &inputs, &rows, &s1, 2, true, false);
-        let s2 = m.stack.as_ref().unwrap();
-        x2.outer_iter()
-            .map(|r| s2.score(r.as_slice().unwrap()).to_bits())
-            .collect::<Vec<u32>>()
-    };
-    assert_eq!(scores(&loaded), scores(&model));
-    assert_eq!(decide_stacked(&loaded, &data, &inputs, &rows), decided);
-
-    // The same seed gives the same file.
-    let (again, _) =
-        train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |_| {}).unwrap();
-    assert_eq!(again.to_json(), model.to_json());
+    assert_stacked_model_round_trips(
+        &model,
+        (&data, &inputs, &rows),
+        (&params, &stack_params),
+        &decided,
+    );
 }
 
 #[test]

@@ -6,7 +6,7 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{mainline, sample, scratch};
+use common::{mainline, sample, scratch, stdout_bytes_of};
 use predicates::prelude::*;
 
 const SAMPLES: [&str; 4] = [
@@ -21,16 +21,6 @@ fn samples() -> Vec<String> {
         .iter()
         .map(|s| sample(s).to_str().unwrap().to_string())
         .collect()
-}
-
-fn stdout_of(args: &[&str]) -> Vec<u8> {
-    mainline()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone()
 }
 
 /// Every file below `dir`, by relative path, with its contents.
@@ -66,7 +56,7 @@ fn jobs_4_writes_the_same_bytes_as_jobs_1_in_input_order() {
             let mut args = vec!["filter", "--jobs", jobs];
             args.extend_from_slice(extra);
             args.extend(files.iter().map(String::as_str));
-            stdout_of(&args)
+            stdout_bytes_of(&args)
         };
         let one = run("1");
         assert!(!one.is_empty());
@@ -77,7 +67,7 @@ fn jobs_4_writes_the_same_bytes_as_jobs_1_in_input_order() {
             let mut args = vec!["filter"];
             args.extend_from_slice(extra);
             args.push(f);
-            each.extend(stdout_of(&args));
+            each.extend(stdout_bytes_of(&args));
         }
         assert_eq!(one, each, "{extra:?}");
     }
@@ -103,7 +93,7 @@ fn out_dir_files_are_the_same_with_one_job_and_with_four() {
         .unwrap();
     assert_eq!(
         article.1,
-        stdout_of(&["filter", sample("article.html").to_str().unwrap()])
+        stdout_bytes_of(&["filter", sample("article.html").to_str().unwrap()])
     );
 }
 
@@ -163,7 +153,7 @@ fn recursive_walks_a_nested_folder_and_mirrors_it_under_out_dir() {
     assert_eq!(files, expected);
     assert_eq!(
         fs::read(out.join("news/2024/story.txt")).unwrap(),
-        stdout_of(&["filter", sample("article.html").to_str().unwrap()])
+        stdout_bytes_of(&["filter", sample("article.html").to_str().unwrap()])
     );
 
     // To standard output: the pages in name order (index.html, news/2024/story.HTM,
@@ -176,10 +166,10 @@ fn recursive_walks_a_nested_folder_and_mirrors_it_under_out_dir() {
     ];
     let expected: Vec<u8> = order
         .iter()
-        .flat_map(|s| stdout_of(&["filter", sample(s).to_str().unwrap()]))
+        .flat_map(|s| stdout_bytes_of(&["filter", sample(s).to_str().unwrap()]))
         .collect();
     for jobs in ["1", "2"] {
-        let got = stdout_of(&["filter", "-r", "-j", jobs, pages.to_str().unwrap()]);
+        let got = stdout_bytes_of(&["filter", "-r", "-j", jobs, pages.to_str().unwrap()]);
         assert_eq!(got, expected, "--jobs {jobs}");
     }
 }
@@ -262,7 +252,7 @@ fn text_of(name: &str, extra: &[&str]) -> String {
     args.extend_from_slice(extra);
     let path = sample(name);
     args.push(path.to_str().unwrap());
-    let out = String::from_utf8(stdout_of(&args)).unwrap();
+    let out = String::from_utf8(stdout_bytes_of(&args)).unwrap();
     out.strip_suffix('\n').unwrap_or(&out).to_string()
 }
 
@@ -324,7 +314,8 @@ fn jsonl_records_round_trip_in_order_with_their_other_fields() {
             let utf8 = dir.path().join("utf8.html");
             let decoded = encoding_rs::WINDOWS_1252.decode(&bytes).0.into_owned();
             fs::write(&utf8, format!("\u{feff}{decoded}")).unwrap();
-            let out = String::from_utf8(stdout_of(&["filter", utf8.to_str().unwrap()])).unwrap();
+            let out =
+                String::from_utf8(stdout_bytes_of(&["filter", utf8.to_str().unwrap()])).unwrap();
             out.strip_suffix('\n').unwrap_or(&out).to_string()
         } else {
             text_of(name, &[])
@@ -405,7 +396,7 @@ fn recursive_jsonl_reads_the_json_lines_files_of_a_folder_in_name_order() {
     let b = record(2, "five six seven eight") + &record(3, "nine ten eleven twelve");
     fs::write(root.join("b/c.ndjson.gz"), gzip(b.as_bytes())).unwrap();
     fs::copy(sample("article.html"), root.join("b/page.html")).unwrap();
-    let out = stdout_of(&[
+    let out = stdout_bytes_of(&[
         "filter",
         "-r",
         "-j",

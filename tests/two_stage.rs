@@ -8,7 +8,10 @@ mod common;
 use std::path::Path;
 use std::sync::Arc;
 
-use common::{decide_in, fragment, hand_made_two_stage, small_stack_params, train_csv};
+use common::{
+    assert_stacked_model_round_trips, decide_in, fragment, hand_made_two_stage, small_stack_params,
+    train_csv,
+};
 use mainline::extract::{Extractor, ModelScorer, Scorer};
 use mainline::model::Model;
 use mainline::train::{
@@ -98,27 +101,13 @@ fn a_two_stage_model_trains_on_the_small_csv_and_survives_save_and_load() {
     let right = decided.iter().zip(&data.y).filter(|(a, b)| a == b).count();
     assert!(right as f64 / data.len() as f64 > 0.9, "{right} right");
 
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("two-stage.json");
-    model.save(&path).unwrap();
-    let loaded = Model::load(&path).unwrap();
-    assert_eq!(loaded, model);
     // Scores, not only decisions, are identical to the bit.
-    let scores = |m: &Model| {
-        let s1 = train::stage1_scores(m, &data, &rows);
-        let x2 = train::stage2_rows(&data, &inputs, &rows, &s1, 3, false, false);
-        let s2 = m.stack.as_ref().unwrap();
-        x2.outer_iter()
-            .map(|r| s2.score(r.as_slice().unwrap()).to_bits())
-            .collect::<Vec<u32>>()
-    };
-    assert_eq!(scores(&loaded), scores(&model));
-    assert_eq!(decide_stacked(&loaded, &data, &inputs, &rows), decided);
-
-    // The same seed gives the same file.
-    let (again, _) =
-        train::train_stacked(&data, &inputs, &rows, &params, &stack_params, &mut |_| {}).unwrap();
-    assert_eq!(again.to_json(), model.to_json());
+    assert_stacked_model_round_trips(
+        &model,
+        (&data, &inputs, &rows),
+        (&params, &stack_params),
+        &decided,
+    );
 }
 
 #[test]

@@ -10,12 +10,32 @@ use mainline::extract::{Decision, Extractor, Scorer};
 use mainline::model::Stage2;
 use mainline::model::{Model, ModelKind, Scaler};
 use mainline::stack;
-use mainline::train::{ModelType, StackParams, TrainParams};
+use mainline::train::{
+    self, Dataset, ModelType, StackParams, StageInputs, TrainParams, decide_stacked,
+};
 use proptest::prelude::*;
+
+pub mod corpus;
 
 /// The `mainline` binary under test.
 pub fn mainline() -> Command {
     Command::cargo_bin("mainline").expect("the mainline binary is built")
+}
+
+/// The standard output of a successful run of `mainline` with `args`.
+pub fn stdout_bytes_of(args: &[&str]) -> Vec<u8> {
+    mainline()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone()
+}
+
+/// The standard output of a successful run of `mainline` with `args`, which must be UTF-8.
+pub fn stdout_of(args: &[&str]) -> String {
+    String::from_utf8(stdout_bytes_of(args)).expect("output is UTF-8")
 }
 
 /// A sample page under `data/samples/`.
@@ -99,6 +119,44 @@ pub fn hand_made_two_stage_with(lookahead: usize, page: bool, repeats: bool) -> 
     }));
     m.validate().unwrap();
     m
+}
+
+/// Checks that a two-stage `model`, trained with `params` and `stack` on `rows` of `data`
+/// and deciding them as `decided`, survives a save and a load unchanged: the same model,
+/// second-stage scores identical to the bit, the same decisions; and that training again
+/// with the same settings (and seed) gives the same file.
+pub fn assert_stacked_model_round_trips(
+    model: &Model,
+    (data, inputs, rows): (&Dataset, &StageInputs, &[usize]),
+    (params, stack): (&TrainParams, &StackParams),
+    decided: &[bool],
+) {
+    let dir = scratch();
+    let path = dir.path().join("two-stage.json");
+    model.save(&path).unwrap();
+    let loaded = Model::load(&path).unwrap();
+    assert_eq!(&loaded, model);
+    let scores = |m: &Model| {
+        let s1 = train::stage1_scores(m, data, rows);
+        let x2 = train::stage2_rows(
+            data,
+            inputs,
+            rows,
+            &s1,
+            stack.lookahead,
+            stack.page,
+            stack.repeats,
+        );
+        let s2 = m.stack.as_ref().unwrap();
+        x2.outer_iter()
+            .map(|r| s2.score(r.as_slice().unwrap()).to_bits())
+            .collect::<Vec<u32>>()
+    };
+    assert_eq!(scores(&loaded), scores(model));
+    assert_eq!(decide_stacked(&loaded, data, inputs, rows), decided);
+
+    let (again, _) = train::train_stacked(data, inputs, rows, params, stack, &mut |_| {}).unwrap();
+    assert_eq!(again.to_json(), model.to_json());
 }
 
 /// Pieces of pages for property tests: paragraphs, content and navigation containers,
