@@ -45,6 +45,32 @@ pub enum Recipe {
     },
 }
 
+/// The seed design's experiment: the fixed rule `density > threshold`, then logistic and
+/// MLP classifiers on 1–3 attributes per line (1A density, 2A + HTML bytes, 3A + text
+/// length) with 1–3 lines of context on each side (1L–3L).
+pub fn seed_table(threshold: f32) -> Vec<Recipe> {
+    let attrs = [
+        vec!["density"],
+        vec!["density", "ln_html_bytes"],
+        vec!["density", "ln_html_bytes", "ln_text_bytes"],
+    ];
+    let mut recipes = vec![Recipe::Threshold(threshold)];
+    for model in [ModelType::Logistic, ModelType::Mlp] {
+        for context in 1..=3 {
+            for a in &attrs {
+                recipes.push(Recipe::Trained {
+                    model,
+                    features: Attributes::List(a.iter().map(|s| s.to_string()).collect()),
+                    context,
+                    stack: None,
+                    page: false,
+                });
+            }
+        }
+    }
+    recipes
+}
+
 /// Which attributes a trained recipe uses.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Attributes {

@@ -9,7 +9,10 @@
 //! - [`Confusion`] — line-level confusion counts of a content/boilerplate classifier, and
 //!   [`error_reduction`] to compare its error count with a baseline's.
 //! - [`bootstrap_ci`] — a percentile bootstrap confidence interval for a mean of per-page
-//!   scores.
+//!   scores, and [`summarize`] — the means and intervals of a method's pages.
+//! - [`line_level`] and [`page_level`] — methods compared on the lines of a labelled CSV and
+//!   on the pages of a corpus ([`PageMethod`]: the threshold, a model or a comparison
+//!   algorithm); `mainline eval` prints what they return.
 //!
 //! ```
 //! use mainline::eval::{bootstrap_ci, mean, word_scores};
@@ -23,6 +26,8 @@
 //! assert!(low <= mean(&f1s) && mean(&f1s) <= high);
 //! ```
 
+mod compare;
+
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
@@ -30,6 +35,11 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use regex::Regex;
 use serde::Serialize;
+
+pub use compare::{
+    MethodLines, MethodPages, PageMethod, PageScore, Summary, line_level, page_level, page_types,
+    summarize,
+};
 
 /// `\w+` with Unicode word characters, the benchmark's token pattern.
 static WORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\w+").expect("valid regex"));

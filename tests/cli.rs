@@ -702,6 +702,46 @@ fn eval_scores_methods_on_a_folder_of_pages_with_gold_text() {
 }
 
 #[test]
+fn cross_validation_trains_a_recipe_file_and_its_settings() {
+    let dir = scratch();
+    let csv = concat!(env!("CARGO_MANIFEST_DIR"), "/data/train/paths.csv");
+    let recipe = recipe_file(
+        &dir,
+        "learner = \"logistic\"\nfeatures = \"seed\"\ncontext = 0\nl2 = 0.01\n",
+    );
+    let report = |extra: &[&str]| -> serde_json::Value {
+        let json = dir.path().join("cv.json");
+        mainline()
+            .args(["eval", "--data", csv, "--folds", "2", "--cv", "threshold"])
+            .args(extra)
+            .args(["--json", json.to_str().unwrap()])
+            .assert()
+            .success();
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap()
+    };
+    let with_file = report(&["--recipe", &recipe]);
+    let methods: Vec<&str> = with_file["cross_validation_lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["method"].as_str().unwrap())
+        .collect();
+    assert_eq!(methods, ["threshold 0.5", "logistic/seed/0"]);
+    // The threshold does not depend on the recipe; a --cv recipe trains with the file's
+    // settings, as the file's own recipe does.
+    let with_default = report(&["--cv", "logistic/seed/0"]);
+    assert_eq!(
+        with_file["cross_validation_lines"][0],
+        with_default["cross_validation_lines"][0]
+    );
+    let same = report(&["--cv", "logistic/seed/0", "--recipe", &recipe]);
+    assert_eq!(
+        same["cross_validation_lines"][1],
+        with_file["cross_validation_lines"][1]
+    );
+}
+
+#[test]
 fn cross_validation_writes_every_lines_decision() {
     let dir = scratch();
     let per_line = dir.path().join("lines.csv");

@@ -9,20 +9,16 @@
 # Usage: training/cv.sh   (CORPUS=DIR to point at the pages; default ../shared/data/wcxb-dev)
 source "$(dirname "$0")/common.sh"
 "$MAINLINE" eval --lines "$DATA" --corpus "$CORPUS" --folds 5 --seed 42 \
-  --recipe threshold \
-  --recipe logistic/seed/1 --recipe logistic/full/1 \
-  --recipe mlp/seed/1 --recipe mlp/full/1 --recipe mlp/full/3 --recipe mlp/full/1/stack8 \
+  --cv threshold \
+  --cv logistic/seed/1 --cv logistic/full/1 \
+  --cv mlp/seed/1 --cv mlp/full/1 --cv mlp/full/3 --cv mlp/full/1/stack8 \
   --json "$WORK/cv.json" --per-page "$WORK/cv-pages.csv" | tee "$WORK/cv.txt"
 "$MAINLINE" eval --lines "$DATA" --corpus "$CORPUS" --folds 5 --seed 42 \
   --threshold-objective accuracy \
-  --recipe threshold --recipe mlp/full/1 --recipe mlp/full/1/stack8 \
+  --cv threshold --cv mlp/full/1 --cv mlp/full/1/stack8 \
   --json "$WORK/cv-accuracy.json" --per-page "$WORK/cv-accuracy-pages.csv" \
   | tee "$WORK/cv-accuracy.txt"
 "$MAINLINE" eval --lines "$DATA" --corpus "$CORPUS" --folds 5 --seed 42 \
-  --threshold-objective f1 --stack-threshold-objective accuracy --stack-threshold-rows all \
-  --stack-features base --site-lines 1000 \
-  --stack-ensemble 8 --stack-distill \
-  --repeats \
-  --recipe threshold --recipe mlp/full/1/page8 \
+  --cv threshold --recipe "$ROOT/training/default.toml" \
   --json "$WORK/cv-default.json" --per-page "$WORK/cv-default-pages.csv" \
   | tee "$WORK/cv-default.txt"

@@ -15,10 +15,7 @@
 source "$(dirname "$0")/common.sh"
 LINES="$WORK/cv-default-lines.csv"
 "$MAINLINE" eval --lines "$DATA" --corpus "$CORPUS" --folds 5 --seed "${SEED:-42}" \
-  --threshold-objective f1 --stack-threshold-objective accuracy --stack-threshold-rows all \
-  --stack-features base --site-lines 1000 \
-  --repeats --stack-ensemble 8 --stack-distill \
-  --recipe mlp/full/1/page8 --per-line "$LINES" --per-page "$WORK/cv-default-pages.csv"
+  --recipe "$ROOT/training/default.toml" --per-line "$LINES" --per-page "$WORK/cv-default-pages.csv"
 # Columns: method, doc, group, fold, line, label, keep, score, threshold, heading_level,
 # text_bytes, text (last, so splitting at commas leaves the first eleven intact).
 awk -F, '

@@ -1,35 +1,9 @@
-//! Argument groups that `train` and `eval` share: boosted trees and second stages.
+//! Argument groups that `train` and `eval` share: the fields of a recipe file that flags
+//! may override.
 
 use anyhow::Result;
 
-use mainline::train::{ModelType, StackParams, ThresholdObjective, ThresholdRows, TrainParams};
-
-/// The settings of boosted trees, shared by `train` and `eval`.
-#[derive(Debug, Clone, clap::Args)]
-pub(crate) struct TreeArgs {
-    /// Trees: most boosting rounds, one tree each (training stops earlier once the
-    /// validation loss has not improved for 20 rounds; progress counts rounds as epochs).
-    #[arg(long, default_value_t = 300)]
-    trees: usize,
-
-    /// Trees: levels of each tree (2^depth leaves, 1–16).
-    #[arg(long, default_value_t = 6)]
-    depth: usize,
-
-    /// Trees: factor each new tree's leaf values are shrunk by (above 0, at most 1).
-    #[arg(long, default_value_t = 0.1)]
-    shrinkage: f64,
-}
-
-impl TreeArgs {
-    /// `params` with these settings.
-    pub(crate) fn apply(&self, params: TrainParams) -> TrainParams {
-        params
-            .trees(self.trees)
-            .depth(self.depth)
-            .shrinkage(self.shrinkage)
-    }
-}
+use mainline::train::{ModelType, Recipe, StackRecipe, ThresholdObjective, ThresholdRows};
 
 /// A classifier kind: `logistic`, `mlp` or `trees`.
 pub(crate) fn parse_model(s: &str) -> Result<ModelType, String> {
@@ -37,34 +11,26 @@ pub(crate) fn parse_model(s: &str) -> Result<ModelType, String> {
         .map_err(|_| format!("unknown model {s:?}: use logistic, mlp or trees"))
 }
 
-/// The options of a second stage, shared by `train --stack` and `eval`'s two-stage recipes.
+/// The flags over a recipe's fields that `train` and `eval` share: the training settings
+/// the shipped recipes set. Each given flag overrides one field of the recipe file (or of
+/// the defaults).
 #[derive(Debug, clap::Args)]
-pub(crate) struct StackArgs {
-    /// Two-stage models: the second-stage classifier, `logistic`, `mlp` or `trees`.
-    #[arg(long, default_value = "mlp", value_parser = parse_model)]
-    stack_model: ModelType,
+pub(crate) struct RecipeArgs {
+    /// MLP and trees: weight a site's lines in the loss so that it counts as at most this
+    /// many lines (big sites otherwise dominate training).
+    #[arg(long, value_name = "N")]
+    site_lines: Option<usize>,
 
-    /// Two-stage models: the second stage's MLP hidden layer widths, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "16")]
-    stack_hidden: Vec<usize>,
+    /// What the decision threshold maximises on the validation sites: `f1` (line F1 of the
+    /// content class) or `accuracy` (fewest misclassified lines). Default: f1.
+    #[arg(long, value_name = "OBJECTIVE")]
+    threshold_objective: Option<ThresholdObjective>,
 
     /// Two-stage models: the line's own features the second stage reads besides the
     /// scores: `few` (density, length, links, heading, block and container hints) or `base`
-    /// (every feature of the line itself, no neighbours).
-    #[arg(long, default_value = "few")]
-    stack_features: String,
-
-    /// Two-stage models: group folds of the training sites for the out-of-fold
-    /// first-stage scores the second stage learns from.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=20))]
-    inner_folds: u32,
-
-    /// Page-level second stages: a block of a page with fewer lines than this is decided
-    /// by the first stage alone (its page-level inputs would rest on a handful of lines,
-    /// unlike the pages the stage learned from). 0 sends every block through the second
-    /// stage.
-    #[arg(long, default_value_t = mainline::stack::page::MIN_BLOCK_LINES)]
-    page_min_lines: usize,
+    /// (every feature of the line itself, no neighbours). Default: few.
+    #[arg(long, value_name = "SET")]
+    stack_features: Option<String>,
 
     /// Page-level second stages: also read the lines' signatures (the CSV's `sig`
     /// column): first-stage scores pooled over the lines repeated alongside each line (the
@@ -73,51 +39,88 @@ pub(crate) struct StackArgs {
     #[arg(long)]
     repeats: bool,
 
-    /// Train this many second stages from different seeds and average their logits (MLPs
-    /// with one hidden layer; the model file holds them as one wider MLP).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
-    stack_ensemble: u32,
+    /// Two-stage models: train this many second stages from different seeds and average
+    /// their logits (MLPs with one hidden layer; the model file holds them as one wider
+    /// MLP). Default: 1.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=16))]
+    stack_ensemble: Option<u32>,
 
-    /// With --stack-ensemble above 1: ship one second stage of --stack-hidden units instead
-    /// of the ensemble, trained towards the ensemble's averaged scores (distillation). It
-    /// costs what a single second stage costs when filtering.
+    /// With --stack-ensemble above 1: ship one second stage instead of the ensemble,
+    /// trained towards the ensemble's averaged scores (distillation). It costs what a
+    /// single second stage costs when filtering.
     #[arg(long)]
     stack_distill: bool,
 
-    /// Two-stage models: which sites the second stage's threshold is chosen on,
-    /// `validation` or `all` (as --threshold-rows, which sets the first stage's).
-    #[arg(long, default_value = "validation")]
-    stack_threshold_rows: ThresholdRows,
+    /// Two-stage models: which sites the second stage's threshold is chosen on:
+    /// `validation` (the held-out sites alone) or `all` (the training sites as well: their
+    /// scores are in-sample, but five times as many sites make the threshold steadier).
+    /// Default: validation.
+    #[arg(long, value_name = "ROWS")]
+    stack_threshold_rows: Option<ThresholdRows>,
 
     /// Two-stage models: what the second stage's threshold maximises, `f1` or `accuracy`.
     /// By default that of --threshold-objective; given, --threshold-objective sets the first
-    /// stage's alone (which, with --page, decides only blocks shorter than
-    /// --page-min-lines: short pages, mostly content, where `f1` keeps more of it).
+    /// stage's alone (which, with --page, decides only short pages).
     #[arg(long, value_name = "OBJECTIVE")]
     stack_threshold_objective: Option<ThresholdObjective>,
 }
 
-impl StackArgs {
-    /// The second stage's training parameters, reading `lookahead` lines on each side.
-    pub(crate) fn params(&self, lookahead: usize) -> Result<StackParams> {
-        Ok(StackParams {
-            lookahead,
-            inner_folds: self.inner_folds as usize,
-            model: self.stack_model,
-            hidden: self.stack_hidden.clone(),
-            base: stack_base(&self.stack_features)?,
-            page: false,
-            min_block_lines: self.page_min_lines,
-            repeats: self.repeats,
-            ensemble: self.stack_ensemble as usize,
-            distill: self.stack_distill,
-            threshold_rows: self.stack_threshold_rows,
-            threshold_objective: self.stack_threshold_objective,
-        })
+impl RecipeArgs {
+    /// Sets the first-stage fields given in `recipe`; returns them as written.
+    pub(crate) fn apply(&self, recipe: &mut Recipe) -> Vec<String> {
+        let mut given = Vec::new();
+        if let Some(n) = self.site_lines {
+            recipe.site_lines = Some(n);
+            given.push(format!("--site-lines {n}"));
+        }
+        if let Some(o) = self.threshold_objective {
+            recipe.threshold_objective = o;
+            given.push(format!("--threshold-objective {}", objective_word(o)));
+        }
+        given
+    }
+
+    /// Sets the second-stage fields given in `stack`; returns them as written.
+    pub(crate) fn apply_stack(&self, stack: &mut StackRecipe) -> Vec<String> {
+        let mut given = Vec::new();
+        if let Some(f) = &self.stack_features {
+            stack.features = f.clone();
+            given.push(format!("--stack-features {f}"));
+        }
+        if self.repeats {
+            stack.repeats = true;
+            given.push("--repeats".into());
+        }
+        if let Some(n) = self.stack_ensemble {
+            stack.ensemble = n as usize;
+            given.push(format!("--stack-ensemble {n}"));
+        }
+        if self.stack_distill {
+            stack.distill = true;
+            given.push("--stack-distill".into());
+        }
+        if let Some(rows) = self.stack_threshold_rows {
+            stack.threshold_rows = rows;
+            given.push(format!("--stack-threshold-rows {}", rows_word(rows)));
+        }
+        if let Some(o) = self.stack_threshold_objective {
+            stack.threshold_objective = Some(o);
+            given.push(format!("--stack-threshold-objective {}", objective_word(o)));
+        }
+        given
     }
 }
 
-/// The first-stage features a second stage copies: `few` or `base`.
-pub(crate) fn stack_base(name: &str) -> Result<Vec<String>> {
-    Ok(mainline::train::stack_base(name)?)
+fn rows_word(rows: ThresholdRows) -> &'static str {
+    match rows {
+        ThresholdRows::Validation => "validation",
+        ThresholdRows::All => "all",
+    }
+}
+
+fn objective_word(o: ThresholdObjective) -> &'static str {
+    match o {
+        ThresholdObjective::F1 => "f1",
+        ThresholdObjective::Accuracy => "accuracy",
+    }
 }

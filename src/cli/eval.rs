@@ -5,18 +5,15 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
 use mainline::corpus::Corpus;
 use mainline::cv::{self, CvData, CvOptions, Recipe};
-use mainline::eval::{self, Confusion, WordScores};
-use mainline::extract::{ModelScorer, Scorer, Threshold, extract_text};
-use mainline::methods::Method;
+use mainline::eval::{self, MethodLines, MethodPages, PageMethod, PageScore, WordScores};
 use mainline::model::Model;
-use mainline::train::{self, ModelType, ThresholdObjective, ThresholdRows, TrainParams};
+use mainline::train;
 
 /// Evaluate extraction: the fixed threshold, trained models and the other seed algorithms.
 ///
@@ -35,15 +32,20 @@ use mainline::train::{self, ModelType, ThresholdObjective, ThresholdRows, TrainP
 /// experiment this way: the fixed threshold, and logistic and MLP classifiers on 1–3
 /// attributes per line (1A density, 2A + HTML bytes, 3A + text length) with 1–3 lines of
 /// context on each side (1L–3L).
+///
+/// The training settings come from --recipe FILE (a recipe file, as `mainline train` reads;
+/// the defaults without one); the flags below override single fields of it.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
     mainline eval --corpus wcxb-dev --method threshold --method builtin --method eatiht\n  \
     mainline eval --data wcxb-dev.csv --model models/default.json --model models/logistic.json\n  \
     mainline eval --data wcxb-dev.csv --corpus wcxb-dev --cv threshold --cv mlp/full/3\n  \
+    mainline eval --data wcxb-dev.csv --corpus wcxb-dev --cv threshold --recipe training/default.toml\n  \
     mainline eval --data wcxb-dev.csv --seed-table\n\n\
     wcxb-dev: pages of the development split of WCXB, the Web Content eXtraction Benchmark\n\
     (Murrough Foley; CC-BY-4.0), in its layout: html/NNNN.html.gz and ground-truth/NNNN.json.\n\
-    Old spellings still accepted for this release: --lines (now --data), --recipe (now --cv).")]
+    Old spellings still accepted for this release: --lines (now --data), --recipe NAME for a\n\
+    recipe name rather than a file (now --cv NAME).")]
 pub struct Args {
     /// A labelled CSV (from `mainline label`): line-level metrics, and the data for
     /// cross-validation.
@@ -72,8 +74,15 @@ pub struct Args {
     /// for one whose second stage also reads page-level inputs: scores against the whole
     /// page and pooled over the elements around the line (e.g. mlp/full/1/page8; the CSV
     /// needs the `path` column that this version of `mainline label` writes).
-    #[arg(long = "cv", alias = "recipe", value_name = "RECIPE")]
+    #[arg(long = "cv", value_name = "RECIPE")]
     recipes: Vec<String>,
+
+    /// A recipe file (TOML or JSON, as `mainline train --recipe` reads): every --cv recipe
+    /// trains with its settings, and its own model (its learner, features, context and
+    /// second stage) is cross-validated as one more recipe, named as --cv names it (e.g.
+    /// mlp/full/1/page8 for training/default.toml).
+    #[arg(long = "recipe", value_name = "FILE")]
+    recipe_files: Vec<String>,
 
     /// Run the seed design's experiment (see above) by cross-validation on --data.
     #[arg(long)]
@@ -87,60 +96,12 @@ pub struct Args {
     #[arg(long, default_value_t = 0.5, value_parser = super::parse_unit)]
     threshold: f32,
 
-    /// MLP hidden layer widths for cross-validation, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "32")]
-    hidden: Vec<usize>,
-
-    /// MLP: most epochs for cross-validation.
-    #[arg(long, default_value_t = 40)]
-    epochs: usize,
-
     #[command(flatten)]
-    tree_args: super::args::TreeArgs,
+    recipe_args: super::args::RecipeArgs,
 
-    /// L2 penalty for cross-validation training (trees: on the leaf values).
-    #[arg(long, default_value_t = 1e-4)]
-    l2: f64,
-
-    /// MLP and trees: weight a site's lines in the loss so that it counts as at most this
-    /// many lines (big sites otherwise dominate training).
-    #[arg(long, value_name = "N")]
-    site_lines: Option<usize>,
-
-    /// Leave the pages whose gold text aligned poorly with their lines (the CSV's `aligned`
-    /// column, from `mainline label`) out of training: their labels say little about what
-    /// the main content is. Cross-validation still scores them.
+    /// Seed for folds, training and the bootstrap. Default: the recipe's (42).
     #[arg(long)]
-    skip_poorly_aligned: bool,
-
-    /// MLP: Adam learning rate for cross-validation.
-    #[arg(long, default_value_t = 1e-3)]
-    learning_rate: f64,
-
-    /// Share of each fold's training sites held out for validation (early stopping and,
-    /// unless --threshold-rows all, the threshold).
-    #[arg(long, default_value_t = 0.2)]
-    val_fraction: f64,
-
-    #[command(flatten)]
-    stack: super::args::StackArgs,
-
-    /// What trained thresholds maximise (on the sites --threshold-rows names): `f1` or
-    /// `accuracy`.
-    #[arg(long, default_value = "f1")]
-    threshold_objective: ThresholdObjective,
-
-    /// Which sites the decision threshold is chosen on: `validation` (the held-out
-    /// validation sites alone) or `all` (the training and validation sites together: the
-    /// training sites' scores are in-sample, but five times as many sites make the
-    /// threshold steadier). Early stopping still watches the validation sites. In a
-    /// two-stage model this is the first stage's; --stack-threshold-rows sets the second's.
-    #[arg(long, default_value = "validation")]
-    threshold_rows: ThresholdRows,
-
-    /// Seed for folds, training and the bootstrap.
-    #[arg(long, default_value_t = 42)]
-    seed: u64,
+    seed: Option<u64>,
 
     /// Bootstrap resamples for the confidence intervals.
     #[arg(long, default_value_t = 1000)]
@@ -164,35 +125,9 @@ pub struct Args {
     per_line: Option<PathBuf>,
 }
 
-/// Page scores of one method.
-#[derive(Debug, serde::Serialize)]
-struct MethodPages {
-    method: String,
-    pages: Vec<PageScore>,
-    /// Seconds spent extracting (page level on a corpus only).
-    seconds: Option<f64>,
-    bytes: u64,
-}
-
-#[derive(Debug, serde::Serialize)]
-struct PageScore {
-    doc: String,
-    group: String,
-    page_type: Option<String>,
-    scores: WordScores,
-    /// Cross-validation: the page's labelled lines and how many were decided wrongly.
-    lines: Option<(usize, usize)>,
-}
-
-/// Line results of one method.
-#[derive(Debug, serde::Serialize)]
-struct MethodLines {
-    method: String,
-    lines: Confusion,
-}
-
 pub fn run(args: Args) -> Result<ExitCode> {
     let mut report = serde_json::Map::new();
+    let seed = cv_recipes(&args)?.1.seed;
     let mut all_pages: Vec<MethodPages> = Vec::new();
     // Outputs are checked before the computation, which may take hours.
     for path in [&args.json, &args.per_page, &args.per_line]
@@ -201,7 +136,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     {
         super::check_writable(path)?;
     }
-    let cv_mode = args.seed_table || !args.recipes.is_empty();
+    let cv_mode = args.seed_table || !args.recipes.is_empty() || !args.recipe_files.is_empty();
     if args.per_line.is_some() && !cv_mode {
         bail!("--per-line writes cross-validation decisions: give --cv R (and --data)");
     }
@@ -219,32 +154,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             data.pages.len(),
             lines.display()
         );
-        let recipes: Vec<Recipe> = if args.seed_table {
-            seed_table_recipes(args.threshold)
-        } else {
-            args.recipes
-                .iter()
-                .map(|r| r.parse::<Recipe>())
-                .collect::<Result<_, _>>()?
-        };
-        let options = CvOptions {
-            folds: args.folds as usize,
-            seed: args.seed,
-            params: args
-                .tree_args
-                .apply(TrainParams::new(ModelType::Mlp))
-                .hidden(args.hidden.clone())
-                .epochs(args.epochs)
-                .l2(args.l2)
-                .site_lines(args.site_lines)
-                .learning_rate(args.learning_rate)
-                .val_fraction(args.val_fraction)
-                .threshold_objective(args.threshold_objective)
-                .threshold_rows(args.threshold_rows)
-                .seed(args.seed),
-            stack: args.stack.params(0)?,
-            skip_poorly_aligned: args.skip_poorly_aligned,
-        };
+        let (mut recipes, options) = cv_recipes(&args)?;
+        if args.seed_table {
+            recipes = cv::seed_table(args.threshold);
+        }
         let started = Instant::now();
         let results = cv::cross_validate(&data, &recipes, &options, &mut |m| {
             eprintln!("[{:>6.1}s] {m}", started.elapsed().as_secs_f64())
@@ -297,7 +210,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 "{}-fold cross-validation by site, held-out pages:",
                 args.folds
             );
-            print_page_table(&all_pages, args.bootstrap, args.seed)?;
+            print_page_table(&all_pages, args.bootstrap, seed)?;
         }
     } else {
         if args.lines.is_none() && args.corpus.is_none() {
@@ -309,26 +222,27 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .map(|p| Ok((p.display().to_string(), Model::load(p)?)))
             .collect::<Result<_>>()?;
         if let Some(lines) = &args.lines {
-            let results = line_level(lines, &models, args.threshold)?;
+            let results = eval::line_level(lines, &models, args.threshold)?;
             outln!("Lines of {}:", lines.display());
             print_line_table(&results)?;
             report.insert("lines".into(), serde_json::to_value(&results)?);
         }
         if let Some(dir) = &args.corpus {
             let corpus = open_corpus(dir)?;
-            let methods = page_methods(&args.methods, &models, args.threshold)?;
-            all_pages = page_level(&corpus, &methods)?;
+            let methods = PageMethod::from_names(&args.methods, &models, args.threshold)?;
+            let htmls = read_pages(&corpus)?;
+            all_pages = eval::page_level(&corpus, &htmls, &methods, &mut |m| eprintln!("{m}"));
             if args.lines.is_some() {
                 outln!();
             }
             outln!("Pages of {} ({} pages):", dir.display(), corpus.pages.len());
-            print_page_table(&all_pages, args.bootstrap, args.seed)?;
+            print_page_table(&all_pages, args.bootstrap, seed)?;
         }
     }
     if !all_pages.is_empty() {
         report.insert(
             "pages".into(),
-            page_summary(&all_pages, args.bootstrap, args.seed),
+            page_summary(&all_pages, args.bootstrap, seed),
         );
     }
     if let Some(path) = &args.per_page {
@@ -340,6 +254,62 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The recipes to cross-validate (those of --cv, then the recipe file's) and the options
+/// they train with: the recipe file's settings (or the defaults), the flags over them.
+fn cv_recipes(args: &Args) -> Result<(Vec<Recipe>, CvOptions)> {
+    let mut recipes: Vec<Recipe> = args
+        .recipes
+        .iter()
+        .map(|r| r.parse::<Recipe>())
+        .collect::<Result<_, _>>()?;
+    let mut file = None;
+    for value in &args.recipe_files {
+        let path = Path::new(value);
+        if path.is_file() {
+            usage_ensure!(
+                file.is_none(),
+                "--recipe FILE takes one recipe file; cross-validate others with --cv"
+            );
+            file = Some(path);
+        } else {
+            // The old spelling of --cv.
+            recipes.push(value.parse::<Recipe>().map_err(|e| {
+                anyhow::anyhow!("--recipe {value}: no such recipe file, nor a --cv recipe: {e}")
+            })?);
+        }
+    }
+    let mut r = match file {
+        Some(path) => train::Recipe::load(path)?,
+        None => train::Recipe::default(),
+    };
+    args.recipe_args.apply(&mut r);
+    if let Some(seed) = args.seed {
+        r.seed = seed;
+    }
+    let mut stack = r.stack.clone().unwrap_or_default();
+    args.recipe_args.apply_stack(&mut stack);
+    if file.is_some() {
+        let own = r.stack.as_ref().map(|s| (s.lookahead, s.page));
+        recipes.push(Recipe::Trained {
+            model: r.learner,
+            features: cv::Attributes::Set(r.features),
+            context: r.context,
+            stack: own.map(|(k, _)| k),
+            page: own.is_some_and(|(_, page)| page),
+        });
+    }
+    r.stack = Some(stack);
+    r.check()?;
+    let options = CvOptions {
+        folds: args.folds as usize,
+        seed: r.seed,
+        params: r.train_params().seed(r.seed),
+        stack: r.stack_params().unwrap_or_default(),
+        skip_poorly_aligned: r.skip_poorly_aligned,
+    };
+    Ok((recipes, options))
 }
 
 /// Opens a corpus and says on standard error which pages it skips for want of gold text.
@@ -360,35 +330,24 @@ fn open_corpus(dir: &Path) -> Result<Corpus> {
     Ok(corpus)
 }
 
+/// The pages of a corpus, decompressed into memory.
+fn read_pages(corpus: &Corpus) -> Result<Vec<Vec<u8>>> {
+    let mut htmls = Vec::with_capacity(corpus.pages.len());
+    for page in &corpus.pages {
+        let mut bytes = Vec::new();
+        super::open_input(&page.html)
+            .and_then(|mut r| r.read_to_end(&mut bytes).map_err(Into::into))
+            .with_context(|| format!("reading {}", page.html.display()))?;
+        htmls.push(bytes);
+    }
+    Ok(htmls)
+}
+
 fn distinct<'a>(items: impl Iterator<Item = &'a str>) -> usize {
     let mut v: Vec<&str> = items.collect();
     v.sort_unstable();
     v.dedup();
     v.len()
-}
-
-/// The seed design's experiment: threshold; logistic and MLP × 1A–3A × 1L–3L.
-fn seed_table_recipes(threshold: f32) -> Vec<Recipe> {
-    let attrs = [
-        vec!["density"],
-        vec!["density", "ln_html_bytes"],
-        vec!["density", "ln_html_bytes", "ln_text_bytes"],
-    ];
-    let mut recipes = vec![Recipe::Threshold(threshold)];
-    for model in [ModelType::Logistic, ModelType::Mlp] {
-        for context in 1..=3 {
-            for a in &attrs {
-                recipes.push(Recipe::Trained {
-                    model,
-                    features: cv::Attributes::List(a.iter().map(|s| s.to_string()).collect()),
-                    context,
-                    stack: None,
-                    page: false,
-                });
-            }
-        }
-    }
-    recipes
 }
 
 fn seed_label(recipe: &str) -> String {
@@ -474,171 +433,6 @@ fn print_line_table(results: &[MethodLines]) -> Result<()> {
 }
 
 /// Line-level metrics of the threshold and each model on a labelled CSV.
-fn line_level(path: &Path, models: &[(String, Model)], threshold: f32) -> Result<Vec<MethodLines>> {
-    let density = train::read_labelled_csv(path, Some(&["density".to_string()]))?;
-    let mut results = vec![MethodLines {
-        method: format!("density > {threshold}"),
-        lines: confusion(
-            (0..density.len()).map(|i| density.x[[i, 0]] > threshold),
-            &density.y,
-        ),
-    }];
-    for (name, model) in models {
-        let data = train::read_labelled_csv(path, Some(&model.features))?;
-        let mut row = Vec::with_capacity(model.features.len());
-        let keep = (0..data.len()).map(|i| {
-            row.clear();
-            row.extend(data.x.row(i).iter().copied());
-            model.keep(&row)
-        });
-        results.push(MethodLines {
-            method: name.clone(),
-            lines: confusion(keep, &data.y),
-        });
-    }
-    Ok(results)
-}
-
-fn confusion(predicted: impl Iterator<Item = bool>, truth: &[bool]) -> Confusion {
-    let mut c = Confusion::default();
-    for (p, &t) in predicted.zip(truth) {
-        c.add(p, t);
-    }
-    c
-}
-
-/// A page-level method.
-enum PageMethod {
-    Streaming(String, Arc<dyn Scorer>),
-    Dom(Method),
-}
-
-impl PageMethod {
-    fn name(&self) -> String {
-        match self {
-            PageMethod::Streaming(name, _) => name.clone(),
-            PageMethod::Dom(m) => m.name().to_string(),
-        }
-    }
-}
-
-fn page_methods(
-    names: &[String],
-    models: &[(String, Model)],
-    threshold: f32,
-) -> Result<Vec<PageMethod>> {
-    let mut names: Vec<String> = names.to_vec();
-    if names.is_empty() || names.iter().any(|n| n == "all") {
-        names = ["threshold", "builtin"].map(String::from).to_vec();
-        names.extend(Method::ALL.iter().map(|m| m.name().to_string()));
-    }
-    let mut methods = Vec::new();
-    for name in names {
-        methods.push(match name.as_str() {
-            "threshold" => PageMethod::Streaming(
-                format!("density > {threshold}"),
-                Arc::new(Threshold(threshold)),
-            ),
-            "builtin" => {
-                PageMethod::Streaming("built-in model".into(), Arc::new(ModelScorer::builtin()))
-            }
-            other => PageMethod::Dom(
-                other
-                    .parse::<Method>()
-                    .map_err(|e| anyhow::anyhow!("{e} (or threshold, builtin, all)"))?,
-            ),
-        });
-    }
-    for (name, model) in models {
-        let scorer = ModelScorer::new(model.clone())
-            .with_context(|| format!("cannot use the model {name}"))?;
-        methods.push(PageMethod::Streaming(name.clone(), Arc::new(scorer)));
-    }
-    Ok(methods)
-}
-
-/// Runs every method on every page of the corpus; pages are decompressed into memory
-/// first so that the timings measure extraction alone.
-fn page_level(corpus: &Corpus, methods: &[PageMethod]) -> Result<Vec<MethodPages>> {
-    let mut htmls = Vec::with_capacity(corpus.pages.len());
-    for page in &corpus.pages {
-        let mut bytes = Vec::new();
-        super::open_input(&page.html)
-            .and_then(|mut r| r.read_to_end(&mut bytes).map_err(Into::into))
-            .with_context(|| format!("reading {}", page.html.display()))?;
-        htmls.push(bytes);
-    }
-    let bytes: u64 = htmls.iter().map(|h| h.len() as u64).sum();
-    let mut out = Vec::new();
-    for method in methods {
-        let mut texts = Vec::with_capacity(htmls.len());
-        let started = Instant::now();
-        for (page, html) in corpus.pages.iter().zip(&htmls) {
-            let text = match method {
-                PageMethod::Streaming(_, scorer) => extract_text(html, Arc::clone(scorer)),
-                PageMethod::Dom(m) => m.try_extract(&decode(html)),
-            };
-            match text {
-                Ok(t) => texts.push(t),
-                Err(e) => {
-                    eprintln!("mainline: {}: {}: {e}", page.html.display(), method.name());
-                    texts.push(String::new());
-                }
-            }
-        }
-        let seconds = started.elapsed().as_secs_f64();
-        let pages = corpus
-            .pages
-            .iter()
-            .zip(&texts)
-            .map(|(page, text)| PageScore {
-                doc: page.id.clone(),
-                group: page.group.clone(),
-                page_type: page.page_type.clone(),
-                scores: eval::word_scores(text, &page.gold),
-                lines: None,
-            })
-            .collect();
-        eprintln!("{}: {:.1} s", method.name(), seconds);
-        out.push(MethodPages {
-            method: method.name(),
-            pages,
-            seconds: Some(seconds),
-            bytes,
-        });
-    }
-    Ok(out)
-}
-
-/// Decodes a whole page to UTF-8 for the DOM methods, with the same encoding rules as the
-/// streaming splitter.
-fn decode(html: &[u8]) -> String {
-    let encoding = mainline::input::sniff(html, true).encoding;
-    let (text, _, _) = encoding.decode(html);
-    text.into_owned()
-}
-
-struct Summary {
-    n: usize,
-    precision: (f64, f64, f64),
-    recall: (f64, f64, f64),
-    f1: (f64, f64, f64),
-}
-
-fn summarize(scores: &[&WordScores], resamples: usize, seed: u64) -> Summary {
-    let stat = |f: &dyn Fn(&WordScores) -> f64| {
-        let v: Vec<f64> = scores.iter().map(|s| f(s)).collect();
-        let (lo, hi) = eval::bootstrap_ci(&v, resamples, 0.95, seed);
-        (eval::mean(&v), lo, hi)
-    };
-    Summary {
-        n: scores.len(),
-        precision: stat(&|s| s.precision),
-        recall: stat(&|s| s.recall),
-        f1: stat(&|s| s.f1),
-    }
-}
-
 fn print_page_table(methods: &[MethodPages], resamples: usize, seed: u64) -> Result<()> {
     let width = methods
         .iter()
@@ -659,7 +453,7 @@ fn print_page_table(methods: &[MethodPages], resamples: usize, seed: u64) -> Res
     );
     for m in methods {
         let scores: Vec<&WordScores> = m.pages.iter().map(|p| &p.scores).collect();
-        let s = summarize(&scores, resamples, seed);
+        let s = eval::summarize(&scores, resamples, seed);
         let (pps, mbps) = match m.seconds {
             Some(sec) if sec > 0.0 => (
                 format!("{:.0}", m.pages.len() as f64 / sec),
@@ -679,7 +473,7 @@ fn print_page_table(methods: &[MethodPages], resamples: usize, seed: u64) -> Res
             mbps
         );
     }
-    let types = page_types(methods);
+    let types = eval::page_types(methods);
     if !types.is_empty() {
         outln!();
         out!("{:<width$}", "F1 by page type");
@@ -714,23 +508,13 @@ fn print_page_table(methods: &[MethodPages], resamples: usize, seed: u64) -> Res
     Ok(())
 }
 
-fn page_types(methods: &[MethodPages]) -> Vec<String> {
-    let mut t: Vec<String> = methods
-        .first()
-        .map(|m| m.pages.iter().filter_map(|p| p.page_type.clone()).collect())
-        .unwrap_or_default();
-    t.sort();
-    t.dedup();
-    t
-}
-
 fn page_summary(methods: &[MethodPages], resamples: usize, seed: u64) -> serde_json::Value {
-    let types = page_types(methods);
+    let types = eval::page_types(methods);
     let list: Vec<serde_json::Value> = methods
         .iter()
         .map(|m| {
             let scores: Vec<&WordScores> = m.pages.iter().map(|p| &p.scores).collect();
-            let s = summarize(&scores, resamples, seed);
+            let s = eval::summarize(&scores, resamples, seed);
             let mut by_type = BTreeMap::new();
             for t in &types {
                 let sc: Vec<&WordScores> = m
@@ -739,7 +523,7 @@ fn page_summary(methods: &[MethodPages], resamples: usize, seed: u64) -> serde_j
                     .filter(|p| p.page_type.as_deref() == Some(t.as_str()))
                     .map(|p| &p.scores)
                     .collect();
-                let st = summarize(&sc, resamples, seed);
+                let st = eval::summarize(&sc, resamples, seed);
                 by_type.insert(
                     t.clone(),
                     serde_json::json!({"pages": st.n, "precision": st.precision.0, "recall": st.recall.0, "f1": st.f1.0, "f1_ci95": [st.f1.1, st.f1.2]}),

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 
 use mainline::features::{self, FeatureSet, MAX_CONTEXT};
-use mainline::train::{self, ModelType, Recipe, ThresholdObjective, ThresholdRows};
+use mainline::train::{self, ModelType, Recipe};
 
 /// Train a line classifier on a labelled CSV and write it as a model file (JSON).
 ///
@@ -74,19 +74,9 @@ pub struct Args {
     #[arg(long, value_delimiter = ',')]
     hidden: Option<Vec<usize>>,
 
-    /// MLP and trees: weight a site's lines in the loss so that it counts as at most this
-    /// many lines (big sites otherwise dominate training).
-    #[arg(long, value_name = "N")]
-    site_lines: Option<usize>,
-
     /// Seed for the split, the initial weights and the batch order. Default: 42.
     #[arg(long)]
     seed: Option<u64>,
-
-    /// What the decision threshold maximises on the validation sites: `f1` (line F1 of the
-    /// content class) or `accuracy` (fewest misclassified lines). Default: f1.
-    #[arg(long)]
-    threshold_objective: Option<ThresholdObjective>,
 
     /// Add a second stage that reads the first-stage scores of this many lines on each side
     /// (0–32; see above).
@@ -97,43 +87,8 @@ pub struct Args {
     #[arg(long)]
     page: bool,
 
-    /// Two-stage models: the line's own features the second stage reads besides the
-    /// scores: `few` (density, length, links, heading, block and container hints) or `base`
-    /// (every feature of the line itself, no neighbours). Default: few.
-    #[arg(long, value_name = "SET")]
-    stack_features: Option<String>,
-
-    /// Page-level second stages: also read the lines' signatures (the CSV's `sig`
-    /// column): first-stage scores pooled over the lines repeated alongside each line (the
-    /// cards of a grid, the rows of a list, the items of a menu) and over the lines of the
-    /// same text.
-    #[arg(long)]
-    repeats: bool,
-
-    /// Two-stage models: train this many second stages from different seeds and average
-    /// their logits (MLPs with one hidden layer; the model file holds them as one wider
-    /// MLP). Default: 1.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=16))]
-    stack_ensemble: Option<u32>,
-
-    /// With --stack-ensemble above 1: ship one second stage instead of the ensemble,
-    /// trained towards the ensemble's averaged scores (distillation). It costs what a
-    /// single second stage costs when filtering.
-    #[arg(long)]
-    stack_distill: bool,
-
-    /// Two-stage models: which sites the second stage's threshold is chosen on:
-    /// `validation` (the held-out sites alone) or `all` (the training sites as well: their
-    /// scores are in-sample, but five times as many sites make the threshold steadier).
-    /// Default: validation.
-    #[arg(long, value_name = "ROWS")]
-    stack_threshold_rows: Option<ThresholdRows>,
-
-    /// Two-stage models: what the second stage's threshold maximises, `f1` or `accuracy`.
-    /// By default that of --threshold-objective; given, --threshold-objective sets the first
-    /// stage's alone (which, with --page, decides only short pages).
-    #[arg(long, value_name = "OBJECTIVE")]
-    stack_threshold_objective: Option<ThresholdObjective>,
+    #[command(flatten)]
+    recipe_args: super::args::RecipeArgs,
 
     /// What the training data is, recorded in the file (default: the recipe's `data`, or
     /// the CSV's path).
@@ -177,17 +132,10 @@ impl Args {
             let h: Vec<String> = h.iter().map(|n| n.to_string()).collect();
             given.push(format!("--hidden {}", h.join(",")));
         }
-        if let Some(n) = self.site_lines {
-            r.site_lines = Some(n);
-            given.push(format!("--site-lines {n}"));
-        }
+        given.extend(self.recipe_args.apply(&mut r));
         if let Some(s) = self.seed {
             r.seed = s;
             given.push(format!("--seed {s}"));
-        }
-        if let Some(o) = self.threshold_objective {
-            r.threshold_objective = o;
-            given.push(format!("--threshold-objective {}", objective_word(o)));
         }
         if let Some(k) = self.stack {
             r.stack.get_or_insert_with(Default::default).lookahead = k as usize;
@@ -197,42 +145,12 @@ impl Args {
         if self.page {
             stage2.push("--page".to_string());
         }
-        if let Some(f) = &self.stack_features {
-            stage2.push(format!("--stack-features {f}"));
-        }
-        if self.repeats {
-            stage2.push("--repeats".into());
-        }
-        if let Some(n) = self.stack_ensemble {
-            stage2.push(format!("--stack-ensemble {n}"));
-        }
-        if self.stack_distill {
-            stage2.push("--stack-distill".into());
-        }
-        if let Some(rows) = self.stack_threshold_rows {
-            stage2.push(format!("--stack-threshold-rows {}", rows_word(rows)));
-        }
-        if let Some(o) = self.stack_threshold_objective {
-            stage2.push(format!("--stack-threshold-objective {}", objective_word(o)));
-        }
+        // Checked on a scratch second stage, so that flags given without one are named.
+        let mut scratch = r.stack.clone().unwrap_or_default();
+        scratch.page |= self.page;
+        stage2.extend(self.recipe_args.apply_stack(&mut scratch));
         match r.stack.as_mut() {
-            Some(stack) => {
-                stack.page |= self.page;
-                stack.repeats |= self.repeats;
-                stack.distill |= self.stack_distill;
-                if let Some(f) = &self.stack_features {
-                    stack.features = f.clone();
-                }
-                if let Some(n) = self.stack_ensemble {
-                    stack.ensemble = n as usize;
-                }
-                if let Some(rows) = self.stack_threshold_rows {
-                    stack.threshold_rows = rows;
-                }
-                if let Some(o) = self.stack_threshold_objective {
-                    stack.threshold_objective = Some(o);
-                }
-            }
+            Some(stack) => *stack = scratch,
             None => usage_ensure!(
                 stage2.is_empty(),
                 "{} set a second stage: give --stack K too, or a recipe with a [stack] table",
@@ -260,20 +178,6 @@ fn feature_word(f: FeatureSet) -> &'static str {
     match f {
         FeatureSet::Seed => "seed",
         FeatureSet::Full => "full",
-    }
-}
-
-fn rows_word(rows: ThresholdRows) -> &'static str {
-    match rows {
-        ThresholdRows::Validation => "validation",
-        ThresholdRows::All => "all",
-    }
-}
-
-fn objective_word(o: ThresholdObjective) -> &'static str {
-    match o {
-        ThresholdObjective::F1 => "f1",
-        ThresholdObjective::Accuracy => "accuracy",
     }
 }
 
