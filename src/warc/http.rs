@@ -1,6 +1,7 @@
 //! The HTTP response in a WARC `response` record: status, media type, charset, and the
 //! payload with its transfer and content encodings undone.
 
+use std::borrow::Cow;
 use std::io::Read;
 
 use encoding_rs::Encoding;
@@ -28,9 +29,9 @@ impl Default for HtmlOptions {
 
 /// What a record holds, as far as HTML goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Content {
+pub enum Content<'a> {
     /// An HTML page.
-    Html(Html),
+    Html(Html<'a>),
     /// No HTML page, and why.
     Skip(Skip),
 }
@@ -63,22 +64,45 @@ impl Skip {
 
 /// An HTML page taken out of a `response` record.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Html {
+pub struct Html<'a> {
     /// The HTTP status code.
     pub status: u16,
     /// The encoding named by the `charset` of the HTTP `Content-Type`, if it names one
     /// that exists.
     pub charset: Option<&'static Encoding>,
-    /// The payload: chunked transfer encoding and content encodings undone.
-    pub body: Vec<u8>,
+    /// The payload: chunked transfer encoding and content encodings undone (borrowed
+    /// from the record when there were none).
+    pub body: Cow<'a, [u8]>,
     /// Whether the payload is only the beginning of the page: the record's block was
     /// longer than the reader's cap, or the decoded payload longer than
     /// [`HtmlOptions::max_payload`].
     pub cut: bool,
 }
 
+impl Content<'_> {
+    /// The same content, owning its page (to keep it after its record is gone).
+    pub fn into_owned(self) -> Content<'static> {
+        match self {
+            Content::Html(html) => Content::Html(html.into_owned()),
+            Content::Skip(why) => Content::Skip(why),
+        }
+    }
+}
+
+impl Html<'_> {
+    /// The same page, owning its payload (to keep it after its record is gone).
+    pub fn into_owned(self) -> Html<'static> {
+        Html {
+            status: self.status,
+            charset: self.charset,
+            body: Cow::Owned(self.body.into_owned()),
+            cut: self.cut,
+        }
+    }
+}
+
 /// The HTML page in `record`, or why there is none.
-pub fn html(record: &Record, options: &HtmlOptions) -> Result<Content, String> {
+pub fn html<'a>(record: &'a Record, options: &HtmlOptions) -> Result<Content<'a>, String> {
     if !record.kind().eq_ignore_ascii_case("response") {
         return Ok(Content::Skip(Skip::Record(
             record.kind().to_ascii_lowercase(),
@@ -141,12 +165,12 @@ pub fn html(record: &Record, options: &HtmlOptions) -> Result<Content, String> {
     if !media.is_empty() && !is_html_type(&media) {
         return Ok(Content::Skip(Skip::NotHtml(media)));
     }
-    let mut body = block[end..].to_vec();
+    let mut body = Cow::Borrowed(&block[end..]);
     if transfer
         .split(',')
         .any(|t| t.trim().eq_ignore_ascii_case("chunked"))
     {
-        body = dechunk(&body);
+        body = Cow::Owned(dechunk(&body));
     }
     for c in coding.rsplit(',') {
         let c = c.trim().to_ascii_lowercase();
@@ -170,11 +194,17 @@ pub fn html(record: &Record, options: &HtmlOptions) -> Result<Content, String> {
         };
         let (decoded, over) =
             decoded.map_err(|e| format!("the {c} content encoding is damaged: {e}"))?;
-        body = decoded;
+        body = Cow::Owned(decoded);
         cut |= over;
     }
     if body.len() > options.max_payload {
-        body.truncate(options.max_payload);
+        body = match body {
+            Cow::Borrowed(b) => Cow::Borrowed(&b[..options.max_payload]),
+            Cow::Owned(mut b) => {
+                b.truncate(options.max_payload);
+                Cow::Owned(b)
+            }
+        };
         cut = true;
     }
     if media.is_empty() && !looks_like_html(&body) {

@@ -32,7 +32,7 @@
 //!     if let Content::Html(html) = record.html(&Default::default())? {
 //!         assert_eq!(html.status, 200);
 //!         assert_eq!(html.charset, Some(encoding_rs::UTF_8));
-//!         assert_eq!(html.body, page);
+//!         assert_eq!(&html.body[..], page);
 //!         pages += 1;
 //!     }
 //! }
@@ -63,12 +63,20 @@ const MAX_HEADER: usize = 256 * 1024;
 /// Decompressed bytes asked for at once.
 const READ_BYTES: usize = 64 * 1024;
 
+/// Most bytes after a record's block in the reader's buffer for the buffer itself to
+/// become the record's (the rest is copied back); a longer rest (records of a plain file)
+/// has the block copied out instead.
+const TAIL_BYTES: usize = 4 * 1024;
+
 /// One WARC record: its named fields and (up to the cap) its block.
 #[derive(Debug, Clone)]
 pub struct Record {
     version: String,
     headers: Vec<(String, String)>,
-    block: Vec<u8>,
+    /// The block is `data[start..]` (what comes before it is not part of the record: the
+    /// reader hands over its buffer rather than copying the block out of it).
+    data: Vec<u8>,
+    start: usize,
     length: u64,
     offset: u64,
 }
@@ -119,7 +127,7 @@ impl Record {
     /// The record's block (for a `response`, the HTTP header and payload), at most the
     /// reader's cap long.
     pub fn block(&self) -> &[u8] {
-        &self.block
+        &self.data[self.start..]
     }
 
     /// The block's length as declared by `Content-Length`.
@@ -130,7 +138,7 @@ impl Record {
     /// Whether the block was longer than the reader's cap and [`Record::block`] is its
     /// beginning only.
     pub fn is_cut(&self) -> bool {
-        (self.block.len() as u64) < self.length
+        (self.block().len() as u64) < self.length
     }
 
     /// Where the record starts in the file: the offset of its gzip member (for a
@@ -144,7 +152,7 @@ impl Record {
     /// # Errors
     /// When the HTTP response cannot be decoded (no HTTP status line, broken chunked
     /// encoding, damaged compressed content, an unknown content encoding).
-    pub fn html(&self, options: &HtmlOptions) -> Result<Content, String> {
+    pub fn html(&self, options: &HtmlOptions) -> Result<Content<'_>, String> {
         http::html(self, options)
     }
 }
@@ -204,8 +212,10 @@ impl<R: Read> Reader<R> {
     /// A reader over a WARC file, plain or gzip-compressed (recognised by its magic
     /// bytes), with blocks kept up to [`DEFAULT_MAX_PAYLOAD`].
     pub fn new(input: R) -> Self {
+        let mut src = Source::new(input);
+        src.set_one_shot_max(DEFAULT_MAX_PAYLOAD + MAX_HEADER);
         Reader {
-            src: Source::new(input),
+            src,
             buf: Vec::new(),
             pos: 0,
             in_member: false,
@@ -220,6 +230,9 @@ impl<R: Read> Reader<R> {
     /// rest is read past, and [`Record::is_cut`] says so.
     pub fn max_block(mut self, bytes: usize) -> Self {
         self.max_block = bytes;
+        // A member is decompressed in one piece only when that holds no more than a
+        // record's header and a block up to the cap.
+        self.src.set_one_shot_max(bytes.saturating_add(MAX_HEADER));
         self
     }
 
@@ -354,7 +367,8 @@ impl<R: Read> Reader<R> {
         let mut record = Record {
             version,
             headers,
-            block: Vec::new(),
+            data: Vec::new(),
+            start: 0,
             length: 0,
             offset: *offset,
         };
@@ -373,6 +387,19 @@ impl<R: Read> Reader<R> {
         let keep = usize::try_from(length)
             .unwrap_or(usize::MAX)
             .min(self.max_block);
+        let have = self.buf.len() - self.pos;
+        if keep as u64 == length && have >= keep && have - keep <= TAIL_BYTES {
+            // The whole block is in the buffer, and little after it: the buffer becomes
+            // the record's, and what follows the block starts a new one.
+            let end = self.pos + keep;
+            let tail = self.buf[end..].to_vec();
+            let mut data = std::mem::replace(&mut self.buf, tail);
+            data.truncate(end);
+            record.data = data;
+            record.start = self.pos;
+            self.pos = 0;
+            return self.after_block(record, partial).map(Some);
+        }
         let mut block = Vec::with_capacity(keep.min(self.buf.len() - self.pos));
         let mut left = length;
         // Bytes already decompressed first, then straight from the source.
@@ -412,7 +439,7 @@ impl<R: Read> Reader<R> {
             Ok(true)
         })();
         let got = length - left;
-        record.block = block;
+        record.data = block;
         match result {
             Ok(true) => {}
             Ok(false) => {
@@ -426,16 +453,20 @@ impl<R: Read> Reader<R> {
                 return Err(Bad::Fault(f));
             }
         }
-        // The CRLF CRLF after the block, then at least one more byte or the member's end,
-        // so that a member's checksum is checked before its record is handed out.
+        self.after_block(record, partial).map(Some)
+    }
+
+    /// Reads past the CRLF CRLF after a record's block, then at least one more byte or
+    /// to the member's end, so that a member's checksum is checked before its record is
+    /// handed out.
+    fn after_block(&mut self, record: Record, partial: &mut Option<Record>) -> Result<Record, Bad> {
         match self.fill(5) {
-            Ok(_) => {}
+            Ok(_) => Ok(record),
             Err(f) => {
                 *partial = Some(record);
-                return Err(Bad::Fault(f));
+                Err(Bad::Fault(f))
             }
         }
-        Ok(Some(record))
     }
 
     /// Moves past a record that is not well formed: to the next line starting with
@@ -555,7 +586,7 @@ impl<R: Read> Reader<R> {
 ///
 /// # Errors
 /// As [`crate::lines::Splitter::write`] (a payload that starts like a binary format).
-pub fn extract_text(html: &Html, scorer: Arc<dyn Scorer>) -> crate::Result<String> {
+pub fn extract_text(html: &Html<'_>, scorer: Arc<dyn Scorer>) -> crate::Result<String> {
     Extractor::new(scorer)
         .with_transport_encoding(html.charset)
         .kept_text(&html.body)
@@ -567,11 +598,11 @@ pub fn extract_text(html: &Html, scorer: Arc<dyn Scorer>) -> crate::Result<Strin
 ///
 /// ```
 /// use mainline::warc::{decode, Html};
-/// let page = Html { status: 200, charset: Some(encoding_rs::WINDOWS_1252), body: b"<p>caf\xe9</p>".to_vec(), cut: false };
+/// let page = Html { status: 200, charset: Some(encoding_rs::WINDOWS_1252), body: b"<p>caf\xe9</p>"[..].into(), cut: false };
 /// let (text, encoding) = decode(&page);
 /// assert_eq!((&*text, encoding.name()), ("<p>café</p>", "windows-1252"));
 /// ```
-pub fn decode(html: &Html) -> (std::borrow::Cow<'_, str>, &'static Encoding) {
+pub fn decode<'a>(html: &'a Html<'_>) -> (std::borrow::Cow<'a, str>, &'static Encoding) {
     let encoding = crate::input::sniff_with_transport(&html.body, true, html.charset).encoding;
     (encoding.decode(&html.body).0, encoding)
 }

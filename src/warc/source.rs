@@ -6,6 +6,16 @@
 //! inflate) and tells the record parser where a member ends, which is where a record that
 //! went wrong lets the reader start again. A plain file is one "member".
 //!
+//! A member whose compressed bytes fit in the buffer (up to [`ONE_SHOT_BYTES`]) is
+//! decompressed in one call by libdeflate into a buffer of the size its trailer gives,
+//! which [`Source::read`] then hands over whole: about twice as fast as streaming inflate
+//! for Common Crawl's small members. Where the member ends is not known before it is
+//! decompressed; the candidate is the next gzip header in the buffer (or the end of the
+//! input), and the result is taken only when libdeflate finds a complete member there
+//! whose checksum is right and whose length is the one in the last 4 bytes before that
+//! header. Anything else (a member too long, a header-like byte sequence inside the
+//! compressed data, damage) is decompressed again by streaming inflate, which reports it.
+//!
 //! After corrupt compressed data, [`Source::resync`] looks for the next gzip header from
 //! just after the start of the broken member, not from where inflate noticed the damage:
 //! a member cut short makes inflate read on into the next member's bytes, so the next
@@ -15,6 +25,7 @@
 use std::io::{self, Read};
 
 use flate2::{Crc, Decompress, FlushDecompress, Status};
+use libdeflater::Decompressor;
 
 /// Compressed bytes read from the input at once.
 const READ_BYTES: usize = 256 * 1024;
@@ -22,6 +33,10 @@ const READ_BYTES: usize = 256 * 1024;
 /// Compressed bytes of the current member kept for [`Source::resync`]. A member longer
 /// than this is searched for the next header from the point of failure on.
 pub const RETAIN_BYTES: usize = 16 * 1024 * 1024;
+
+/// Compressed bytes of a member read ahead to decompress it in one call; a longer member
+/// is streamed.
+pub const ONE_SHOT_BYTES: usize = 4 * 1024 * 1024;
 
 /// Longest gzip member header accepted (file name and comment included).
 const MAX_GZIP_HEADER: usize = 64 * 1024;
@@ -50,6 +65,9 @@ enum State {
     Between,
     /// Inside a member's deflate data.
     Body,
+    /// The whole member is decompressed in `whole` (its checksum was right), to be handed
+    /// out by the next read.
+    Whole,
     /// The current member ended (its checksum was right).
     Ended,
     /// The current member is broken; `resync` or `next_member` moves on.
@@ -72,6 +90,11 @@ pub struct Source<R> {
     gzip: bool,
     inflate: Decompress,
     crc: Crc,
+    /// One-shot decompression (made at the first member that fits), its output, and the
+    /// most decompressed bytes a member may have to be decompressed that way.
+    deflater: Option<Decompressor>,
+    whole: Vec<u8>,
+    one_shot_max: usize,
     state: State,
     /// Damage found after some bytes were decompressed: reported at the next read, so
     /// that the bytes before it (a record header, say) are seen first.
@@ -92,6 +115,9 @@ impl<R: Read> Source<R> {
             gzip: false,
             inflate: Decompress::new(false),
             crc: Crc::new(),
+            deflater: None,
+            whole: Vec::new(),
+            one_shot_max: RETAIN_BYTES,
             state: State::Between,
             fault: None,
         };
@@ -110,6 +136,13 @@ impl<R: Read> Source<R> {
         };
         s.gzip = s.buf.starts_with(&[0x1f, 0x8b]) || (!plain && find_member(&s.buf).is_some());
         s
+    }
+
+    /// Decompresses a member in one piece only when it holds at most `bytes` (default
+    /// [`RETAIN_BYTES`]): what a member may take in memory at once. Longer ones are
+    /// streamed.
+    pub fn set_one_shot_max(&mut self, bytes: usize) {
+        self.one_shot_max = bytes;
     }
 
     /// Whether the input is gzip-compressed.
@@ -183,6 +216,10 @@ impl<R: Read> Source<R> {
                 _ => Ok(false),
             };
         }
+        if self.state == State::Whole {
+            // A member decompressed in one piece and not read: it was checked already.
+            self.state = State::Ended;
+        }
         if self.state == State::Body {
             // The rest of a member nobody read: skip it, checking it on the way.
             let mut sink = Vec::with_capacity(64 * 1024);
@@ -219,11 +256,62 @@ impl<R: Read> Source<R> {
         self.inflate.reset(false);
         self.crc.reset();
         self.state = State::Body;
+        self.one_shot().map_err(Fault::Io)?;
         Ok(true)
     }
 
-    /// Appends up to about `want` decompressed bytes of the current member to `out`.
-    /// Returns how many; 0 when the member has ended (and its checksum was right).
+    /// Decompresses the current member in one call when its compressed bytes are (or can
+    /// be read) in the buffer; leaves it to streaming inflate otherwise. See the module
+    /// documentation.
+    fn one_shot(&mut self) -> io::Result<()> {
+        let end = loop {
+            let Some(start) = self.member else {
+                return Ok(());
+            };
+            if let Some(i) = find_member(&self.buf[self.pos..]) {
+                break self.pos + i;
+            }
+            if self.eof {
+                break self.buf.len();
+            }
+            if self.buf.len() - start >= ONE_SHOT_BYTES.min(RETAIN_BYTES) {
+                return Ok(());
+            }
+            self.refill()?;
+        };
+        let Some(start) = self.member else {
+            return Ok(());
+        };
+        if end < self.pos + 8 {
+            return Ok(());
+        }
+        let t = &self.buf[end - 4..end];
+        let size = u32::from_le_bytes([t[0], t[1], t[2], t[3]]) as usize;
+        // NOTE: deflate expands by at most 1032 times: a larger size is damage, not a
+        // reason to allocate it.
+        if size > self.one_shot_max || size / 1032 > end - start {
+            return Ok(());
+        }
+        // NOTE: libdeflate overwrites every byte it reports; the old contents do not matter.
+        if self.whole.len() < size {
+            self.whole.resize(size, 0);
+        }
+        self.whole.truncate(size);
+        let deflater = self.deflater.get_or_insert_with(Decompressor::new);
+        // NOTE: libdeflate checks the trailer where the deflate data ends; a size equal to
+        // the 4 bytes before the candidate end says the member ends there too.
+        if let Ok(n) = deflater.gzip_decompress(&self.buf[start..end], &mut self.whole)
+            && n == size
+        {
+            self.pos = end;
+            self.state = State::Whole;
+        }
+        Ok(())
+    }
+
+    /// Appends about `want` decompressed bytes of the current member to `out` (all of it
+    /// when it was decompressed in one piece). Returns how many; 0 when the member has
+    /// ended (and its checksum was right).
     ///
     /// # Errors
     /// A read error, or damaged compressed data (the member is then broken).
@@ -244,6 +332,17 @@ impl<R: Read> Source<R> {
     fn inflate_into(&mut self, out: &mut Vec<u8>, want: usize) -> Result<usize, Fault> {
         match self.state {
             State::Body => {}
+            State::Whole => {
+                self.state = State::Ended;
+                let n = self.whole.len();
+                if out.is_empty() {
+                    // The caller's buffer, empty, keeps the next member's output.
+                    std::mem::swap(out, &mut self.whole);
+                } else {
+                    out.extend_from_slice(&self.whole);
+                }
+                return Ok(n);
+            }
             State::Ended | State::Between => return Ok(0),
             State::Broken => return Err(Fault::Corrupt("read after an error".into())),
         }
@@ -499,6 +598,43 @@ mod tests {
         let got = members(&mut Source::new(&data[..]));
         assert!(got[0].is_err(), "{got:?}");
         assert_eq!(got.last().unwrap(), &Ok(b"next".to_vec()));
+    }
+
+    #[test]
+    fn members_decompressed_in_one_piece_or_streamed_are_the_same() {
+        // Members of several sizes, one with header-like bytes (1f 8b 08 00) in its
+        // payload, then damage: a member cut short and bytes that are no member at all.
+        let mut data = Vec::new();
+        for i in 0..5 {
+            data.extend(member(
+                &format!("member {i} ").repeat(1 << (3 * i)).into_bytes(),
+            ));
+        }
+        // (Stored, not compressed: the bytes are in the member as they are.)
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::none());
+        e.write_all(b"\x1f\x8b\x08\x00 inside a payload \x1f\x8b\x08\x00 and more")
+            .unwrap();
+        let stored = e.finish().unwrap();
+        assert!(memchr::memmem::find(&stored[10..], b"\x1f\x8b\x08\x00").is_some());
+        data.extend(stored);
+        let cut = member(&b"cut short ".repeat(300));
+        data.extend(&cut[..cut.len() / 2]);
+        data.extend(member(b"after the cut"));
+        data.extend(b"no member here");
+        data.extend(member(b"last"));
+        let mut one_shot = Source::new(&data[..]);
+        let mut streamed = Source::new(&data[..]);
+        streamed.set_one_shot_max(0);
+        let a = members(&mut one_shot);
+        assert_eq!(a, members(&mut streamed));
+        assert_eq!(a.iter().filter(|m| m.is_err()).count(), 2, "{a:?}");
+        assert_eq!(a.last().unwrap(), &Ok(b"last".to_vec()));
+        // Read with an empty buffer, a member is handed over whole.
+        let mut s = Source::new(&data[..]);
+        assert!(s.next_member().unwrap());
+        let mut out = Vec::new();
+        assert_eq!(s.read(&mut out, 1).unwrap(), b"member 0 ".len());
+        assert_eq!(s.read(&mut out, 1).unwrap(), 0);
     }
 
     #[test]

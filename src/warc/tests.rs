@@ -183,7 +183,7 @@ fn responses_are_sorted_into_html_and_skips() {
     let html = |headers: &str, payload: &[u8]| {
         let data = response("1", headers, payload);
         let r = Reader::new(&data[..]).next().unwrap().unwrap();
-        r.html(&HtmlOptions::default())
+        r.html(&HtmlOptions::default()).map(Content::into_owned)
     };
     assert!(matches!(
         html("Content-Type: text/html\r\n", b"<p>x"),
