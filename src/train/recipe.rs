@@ -1,38 +1,4 @@
-//! Training recipes as files: every setting that shapes a model, in TOML or JSON.
-//!
-//! A recipe names the learner, the features, the context, the training settings and, for a
-//! two-stage model, the second stage ([`StackRecipe`]). `mainline train DATA.csv --recipe
-//! FILE` trains what it says; flags given beside it override single fields. Each shipped
-//! model has its recipe under `training/` (`training/default.toml` for `models/default.json`),
-//! and a model records the recipe it was trained with in its provenance (the `settings`
-//! key), so a model file tells how to train it again.
-//!
-//! A field left out of a file takes its default ([`Recipe::default`]); an unknown field is an
-//! error, so a misspelt setting never goes unnoticed.
-//!
-//! ```
-//! use mainline::train::{ModelType, Recipe};
-//!
-//! let recipe = Recipe::from_toml(
-//!     r#"
-//!     learner = "mlp"
-//!     features = "full"
-//!     context = 1
-//!     seed = 7
-//!
-//!     [stack]
-//!     lookahead = 8
-//!     page = true
-//!     "#,
-//! )
-//! .unwrap();
-//! assert_eq!(recipe.learner, ModelType::Mlp);
-//! assert_eq!(recipe.train_params().seed, 7);
-//! assert_eq!(recipe.stack_params().unwrap().lookahead, 8);
-//! // Written back as JSON (as in a model's provenance), it reads the same.
-//! let json = serde_json::to_string(&recipe).unwrap();
-//! assert_eq!(Recipe::from_json(&json).unwrap(), recipe);
-//! ```
+//! Training recipes as files (see [`Recipe`]).
 
 use std::path::Path;
 
@@ -43,7 +9,41 @@ use crate::features::{self, FeatureSet};
 use crate::model::Activation;
 use crate::{Error, Result};
 
-/// A training recipe (see the [module docs](self)).
+/// A training recipe: every setting that shapes a model, read from a TOML or JSON file.
+///
+/// A recipe names the learner, the features, the context, the training settings and, for a
+/// two-stage model, the second stage ([`StackRecipe`]). `mainline train DATA.csv --recipe
+/// FILE` trains what it says; flags given beside it override single fields. Each shipped
+/// model has its recipe under `training/` (`training/default.toml` for `models/default.json`),
+/// and a model records the recipe it was trained with in its provenance (the `settings`
+/// key), so a model file tells how to train it again.
+///
+/// A field left out of a file takes its default ([`Recipe::default`]); an unknown field is an
+/// error, so a misspelt setting never goes unnoticed.
+///
+/// ```
+/// use mainline::train::{ModelType, Recipe};
+///
+/// let recipe = Recipe::from_toml(
+///     r#"
+///     learner = "mlp"
+///     features = "full"
+///     context = 1
+///     seed = 7
+///
+///     [stack]
+///     lookahead = 8
+///     page = true
+///     "#,
+/// )
+/// .unwrap();
+/// assert_eq!(recipe.learner, ModelType::Mlp);
+/// assert_eq!(recipe.train_params().seed, 7);
+/// assert_eq!(recipe.stack_params().unwrap().lookahead, 8);
+/// // Written back as JSON (as in a model's provenance), it reads the same.
+/// let json = serde_json::to_string(&recipe).unwrap();
+/// assert_eq!(Recipe::from_json(&json).unwrap(), recipe);
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Recipe {
