@@ -411,6 +411,77 @@ fn the_sample_pages_account_for_every_byte_in_any_chunking() {
 
 /// The sum of the lines' bytes and the trailing bytes against the size of the file on
 /// disk, for a page saved in each encoding mainline reads.
+/// `Observe`, the scorer behind feature tables (`mainline label`, `lines`, `review`), keeps
+/// no line and fills every neighbour column: a line's `prevK_`/`nextK_` columns are the
+/// rows of the lines K before and after it.
+#[test]
+fn observe_keeps_nothing_and_fills_the_widest_context() {
+    let html = std::fs::read(common::sample("article.html")).unwrap();
+    let decisions = decide_in(&html, 4096, Arc::new(Observe));
+    let k = mainline::features::MAX_CONTEXT;
+    assert!(decisions.len() > 2 * k + 1, "{} lines", decisions.len());
+    assert!(decisions.iter().all(|d| !d.keep));
+    let names = mainline::features::names();
+    let column = |name: &str| names.iter().position(|n| n == name).unwrap();
+    let rows: Vec<&Vec<f32>> = decisions
+        .iter()
+        .map(|d| d.features.as_ref().unwrap())
+        .collect();
+    let density = column("density");
+    for i in k..rows.len() - k {
+        for side in ["prev", "next"] {
+            let j = if side == "prev" { i - k } else { i + k };
+            assert_eq!(
+                rows[i][column(&format!("{side}{k}_density"))],
+                rows[j][density],
+                "line {i}, {side}{k}"
+            );
+        }
+    }
+    // What the columns would hold without the context: not what they hold.
+    assert!(
+        (k..rows.len() - k).any(|i| rows[i][column(&format!("next{k}_density"))] != 0.0),
+        "the neighbour columns are filled"
+    );
+}
+
+/// A UTF-16 page cut inside a code unit (an odd number of bytes) ends in a replacement
+/// character that the decoder gives only at the end: its three UTF-8 bytes are counted
+/// like the rest of the transcoding.
+#[test]
+fn a_utf16_page_cut_inside_a_character_counts_its_replacement_character() {
+    let page = "\u{feff}<p>Caf\u{e9} au lait.</p><p>Encore.</p>tail";
+    for (encoding, units) in [
+        (
+            encoding_rs::UTF_16LE,
+            page.encode_utf16()
+                .flat_map(u16::to_le_bytes)
+                .collect::<Vec<u8>>(),
+        ),
+        (
+            encoding_rs::UTF_16BE,
+            page.encode_utf16().flat_map(u16::to_be_bytes).collect(),
+        ),
+    ] {
+        let mut html = units;
+        html.push(b'x');
+        let utf8 = encoding.decode_with_bom_removal(&html).0;
+        assert!(utf8.ends_with("tail\u{fffd}"));
+        for chunk in [1, 7, usize::MAX] {
+            let split = split_in(&html, chunk);
+            let sum: u64 = split.lines.iter().map(|l| l.html_bytes).sum::<u64>() + split.trailing;
+            assert_eq!(
+                split.total,
+                utf8.len() as u64,
+                "{encoding:?} in pieces of {chunk}"
+            );
+            assert_eq!(sum, split.total, "{encoding:?} in pieces of {chunk}");
+            let texts: Vec<&str> = split.lines.iter().map(|l| l.text.as_str()).collect();
+            assert_eq!(texts, ["Caf\u{e9} au lait.", "Encore.", "tail\u{fffd}"]);
+        }
+    }
+}
+
 #[test]
 fn byte_accounting_matches_the_file_size_in_every_encoding() {
     let dir = common::scratch();

@@ -186,6 +186,37 @@ fn chunking_never_changes_lines() {
     }
 }
 
+/// A long text node comes out a capped line at a time while it streams, also after an
+/// ampersand: only a possible character reference near the end of what has arrived is held
+/// back, not all the text after the last `&`.
+#[test]
+fn a_long_text_node_after_an_ampersand_comes_out_while_it_streams() {
+    for start in [
+        "<p>fish & chips ",
+        "<p>fish &amp; chips ",
+        "<p>fish &amp chips ",
+    ] {
+        let mut s = Splitter::new();
+        s.write(declared(start).as_bytes()).unwrap();
+        let piece = "lorem ipsum ".repeat(64 * 1024 / 12);
+        let mut lines = Vec::new();
+        let mut written = 0;
+        while written < 3 * MAX_LINE_BYTES {
+            s.write(piece.as_bytes()).unwrap();
+            written += piece.len();
+            lines.extend(std::iter::from_fn(|| s.next_line()));
+        }
+        // Before the end: every full line of the text node so far.
+        assert!(
+            lines.len() >= 2,
+            "{start}: {} lines before the end",
+            lines.len()
+        );
+        assert!(lines[0].text.starts_with("fish & chips lorem"), "{start}");
+        assert!(lines.iter().all(|l| l.text.len() <= MAX_LINE_BYTES));
+    }
+}
+
 #[test]
 fn very_long_text_is_split_at_the_line_cap() {
     let word = "lorem ipsum ";
