@@ -135,6 +135,23 @@ fn context_flags_and_hints_follow_the_open_elements() {
 }
 
 #[test]
+fn role_attributes_put_lines_in_their_regions_until_the_element_ends() {
+    let html = "<div role=navigation><a>Home</a></div><div role='banner'><p>Banner</p></div>\
+        <div role=main><p>Body</p></div><div role=\"complementary menu\"><p>Side</p></div>\
+        <div role=contentinfo><p>Foot</p></div><div role=ARTICLE><p>Story</p></div>\
+        <div role=presentation><p>after</p></div>";
+    let lines = split(html.as_bytes()).unwrap();
+    let by = |t: &str| lines.iter().find(|l| l.text == t).unwrap().context;
+    assert_eq!(by("Home"), ctx::NAV | ctx::LINK);
+    assert_eq!(by("Banner"), ctx::HEADER);
+    assert_eq!(by("Body"), ctx::ARTICLE);
+    assert_eq!(by("Side"), ctx::ASIDE | ctx::MENU);
+    assert_eq!(by("Foot"), ctx::FOOTER);
+    assert_eq!(by("Story"), ctx::ARTICLE);
+    assert_eq!(by("after"), 0);
+}
+
+#[test]
 fn unclosed_list_items_and_paragraphs_do_not_nest_forever() {
     let html = "<ul><li>a<li>b<li>c</ul><p>x<p>y<p>z";
     let lines = split(html.as_bytes()).unwrap();
