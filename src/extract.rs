@@ -579,11 +579,12 @@ impl Extractor {
         if let Some(p) = &mut self.page {
             let weight = self.scorer.stage2_inputs(&self.row, &mut self.base);
             let link_density = self.row[features::LINK_DENSITY];
+            let landmark = stack::floor::in_landmark(&self.row);
             if p.push(
                 line,
                 features,
                 (score, keep),
-                (weight, link_density),
+                (weight, link_density, landmark),
                 &self.base,
             ) {
                 self.decide_block(false);
@@ -775,11 +776,11 @@ impl PageBlock {
         line: Line,
         features: Option<Vec<f32>>,
         (score, keep): (f32, bool),
-        (weight, link_density): (f32, f32),
+        (weight, link_density, landmark): (f32, f32, bool),
         base: &[f32],
     ) -> bool {
         self.prose
-            .push(stack::floor::line_bytes(weight, link_density));
+            .push(stack::floor::line_bytes(weight, link_density, landmark));
         self.scores.push(score);
         self.keeps.push(keep);
         self.weights.push(weight);

@@ -151,6 +151,10 @@ pub const BASE: [(&str, &str); N_BASE] = [
 /// Column of `link_density` in a row (and in [`BASE`]).
 pub const LINK_DENSITY: usize = 3;
 
+/// Columns of `in_nav`, `in_footer` and `in_aside` in a row (and in [`BASE`]): the
+/// landmarks that hold a page's navigation and asides, never its main text.
+pub const LANDMARKS: [usize; 3] = [14, 16, 17];
+
 /// Number of [`BASE`] features.
 pub const N_BASE: usize = 55;
 
@@ -564,6 +568,8 @@ mod tests {
         sorted.dedup();
         assert_eq!(sorted.len(), N_FEATURES, "duplicate feature names");
         assert_eq!(names[LINK_DENSITY], "link_density");
+        let landmarks = LANDMARKS.map(|i| names[i].as_str());
+        assert_eq!(landmarks, ["in_nav", "in_footer", "in_aside"]);
         for n in names {
             assert!(describe(n).is_some(), "{n} has no description");
         }

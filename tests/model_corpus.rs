@@ -39,7 +39,7 @@ use std::sync::Arc;
 use common::corpus::{in_parallel, open, page_bytes, readability_tests, wcxb_dev};
 use mainline::eval::{mean, word_scores, word_tokens};
 use mainline::extract::{Decision, Extractor, ModelScorer, Scorer};
-use mainline::stack::floor::{PAGE_MIN_BYTES, prose_bytes};
+use mainline::stack::floor::{PAGE_MIN_BYTES, landmark_context, prose_bytes};
 
 /// Size of the pieces a page is written in for the chunking check: prime, so that piece
 /// boundaries fall everywhere in tags, text and multi-byte characters.
@@ -164,7 +164,10 @@ fn check_page(id: &str, html: &Path, gold: &str, scorer: &Arc<dyn Scorer>) -> Pa
     let words: usize = whole.iter().map(|d| word_tokens(&d.line.text).len()).sum();
     let prose: u64 = whole
         .iter()
-        .map(|d| prose_bytes(d.line.text_bytes, d.line.link_density() as f32))
+        .map(|d| {
+            let landmark = landmark_context(d.line.context);
+            prose_bytes(d.line.text_bytes, d.line.link_density() as f32, landmark)
+        })
         .sum();
     let empty = text.trim().is_empty();
     if empty && prose >= PAGE_MIN_BYTES {
@@ -182,7 +185,7 @@ fn check_page(id: &str, html: &Path, gold: &str, scorer: &Arc<dyn Scorer>) -> Pa
 /// Of the pages whose lines hold [`MIN_WORDS`] words or more and whose gold text is not
 /// empty, the share that may come out empty. The floor under the decisions promises a
 /// non-empty output only for pages with prose (lines of 40 bytes or more, mostly not
-/// links), so a page of buttons and captions can still come out empty (1 of the WCXB
+/// links, outside nav, footer and aside), so a page of buttons and captions can still come out empty (1 of the WCXB
 /// development pages when this was written); a splitter or model that loses the text of
 /// ordinary pages empties many more.
 const MAX_EMPTY_SHARE: f64 = 0.01;

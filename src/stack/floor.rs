@@ -3,23 +3,32 @@
 //! A model trained on WCXB pages has seen few pages like a user's first try: a handful of
 //! paragraphs, a title, maybe a code block. On such pages it can score every line below its
 //! threshold, although it still ranks the paragraphs above the rest. The floor looks at
-//! what the decisions kept against the page's prose (the text of lines of at least
-//! [`PROSE_MIN_BYTES`] that are mostly not links). When the page comes out nearly empty
-//! ([`LONG`]), or a short page keeps less than half its prose ([`SHORT`]), the threshold of
-//! the page is lowered to the score of the prose line at which the best scored prose
-//! lines hold a share of the prose, and every line scored at least as high is kept as
-//! well. Pages with less prose than [`PAGE_MIN_BYTES`] (link lists, forms, empty pages)
-//! are left as decided.
+//! what the decisions kept against the page's prose: the text of lines of at least
+//! [`PROSE_MIN_BYTES`] that are mostly not links and lie outside the landmarks that hold a
+//! page's navigation and asides (`<nav>`, `<footer>`, `<aside>` and their roles), whose
+//! text is never the main text however long it is (newsletter terms, addresses, opening
+//! hours). Pages with less prose than [`PAGE_MIN_BYTES`] (link lists, forms, empty pages)
+//! are left as decided. Otherwise:
 //!
-//! The floor only ever adds lines, and the lines it adds are the ones the model scored
-//! highest: what the model ranks is kept, where its threshold would have cut.
+//! - when a page comes out nearly empty ([`LONG`]), the threshold of the page is lowered to
+//!   the score of the prose line at which the best scored prose lines hold a share of the
+//!   prose;
+//! - on a short page ([`SHORT`]), every prose line scored at least a fraction of the best
+//!   scored prose line's score is kept: a short page is mostly its prose, and where the
+//!   first stage scores a paragraph far below the best one (a cookie notice, a sign-up
+//!   prompt under a forum post), it is not.
+//!
+//! Either way every line scored at least as high as the lowest prose line kept is kept as
+//! well. The floor only ever adds lines, and the lines it adds are the ones the model
+//! scored highest: what the model ranks is kept, where its threshold would have cut.
 //!
 //! ```
 //! use mainline::stack::floor::{prose_bytes, SHORT};
 //!
 //! // Three paragraphs scored below a threshold of 0.5, and a short menu line.
 //! let scores = [0.30, 0.25, 0.28, 0.10];
-//! let bytes = [(400, 0.0), (300, 0.0), (350, 0.1), (12, 1.0)].map(|(t, l)| (t, prose_bytes(t, l)));
+//! let bytes = [(400, 0.0), (300, 0.0), (350, 0.1), (12, 1.0)]
+//!     .map(|(t, l)| (t, prose_bytes(t, l, false)));
 //! let mut keep = [false; 4];
 //! assert!(SHORT.apply(&scores, &bytes, &mut keep));
 //! assert_eq!(keep, [true, true, true, false]);
@@ -45,6 +54,9 @@ pub struct Floor {
     /// Otherwise the best scored prose lines are kept until they hold this share of the
     /// prose, with every line scored as high.
     pub share: f64,
+    /// Whatever was kept, the prose lines scored at least this fraction of the best scored
+    /// prose line's score are kept, with every line scored as high (0: none).
+    pub near_best: f32,
 }
 
 /// The floor of blocks decided by the second stage: only a page that comes out nearly
@@ -56,26 +68,32 @@ pub const LONG: Floor = Floor {
     min_kept_bytes: 100,
     min_kept_share: 0.0,
     share: 0.2,
+    near_best: 0.0,
 };
 
 /// The floor of blocks decided by the first stage alone (fewer lines than
 /// [`crate::model::Stage2::min_block_lines`]): short pages, mostly prose, where the first
 /// stage's scores still carry what it learnt of long pages (a page's first lines are its
-/// menus), so it drops the opening paragraphs of a five-paragraph page. When less than
-/// half the prose is kept, the best scored prose is kept up to four fifths of it.
+/// menus), so it drops the opening paragraphs of a five-paragraph page or the paragraph
+/// before a code block. Every prose line scored at least a fifth of the best prose line's
+/// score is kept. On WCXB's short pages the boilerplate prose (sign-up prompts and legal
+/// notes around a forum post, a "turn on JavaScript" notice) scores under a tenth of the
+/// post; on short pages written as prose, the paragraphs the threshold drops score a
+/// fifth to four fifths of the best (`training/README.md`).
 pub const SHORT: Floor = Floor {
-    min_kept_bytes: 100,
-    min_kept_share: 0.5,
-    share: 0.8,
+    min_kept_bytes: 0,
+    min_kept_share: 0.0,
+    share: 0.0,
+    near_best: 0.2,
 };
 
-/// The prose of a line, in bytes (text outside links), from its text bytes and link
-/// density: 0 for lines that are not prose (see [`PROSE_MIN_BYTES`],
-/// [`PROSE_MAX_LINK_DENSITY`]).
+/// The prose of a line, in bytes (text outside links), from its text bytes, link density
+/// and whether it lies in a navigation, footer or aside landmark: 0 for lines that are not
+/// prose (see [`PROSE_MIN_BYTES`], [`PROSE_MAX_LINK_DENSITY`], [`crate::features::LANDMARKS`]).
 #[inline]
-pub fn prose_bytes(text_bytes: u64, link_density: f32) -> u64 {
+pub fn prose_bytes(text_bytes: u64, link_density: f32, landmark: bool) -> u64 {
     let link = f64::from(link_density).clamp(0.0, 1.0);
-    if text_bytes < PROSE_MIN_BYTES || link >= PROSE_MAX_LINK_DENSITY {
+    if landmark || text_bytes < PROSE_MIN_BYTES || link >= PROSE_MAX_LINK_DENSITY {
         0
     } else {
         (text_bytes as f64 * (1.0 - link)).round() as u64
@@ -83,12 +101,27 @@ pub fn prose_bytes(text_bytes: u64, link_density: f32) -> u64 {
 }
 
 /// One line as the floor sees it: its text bytes and its [`prose_bytes`], from its
-/// `ln_text_bytes` and `link_density` features, as the extractor and training both
-/// compute them.
+/// `ln_text_bytes`, `link_density` and landmark features, as the extractor and training
+/// both compute them.
 #[inline]
-pub fn line_bytes(ln_text_bytes: f32, link_density: f32) -> (u64, u64) {
+pub fn line_bytes(ln_text_bytes: f32, link_density: f32, landmark: bool) -> (u64, u64) {
     let text = super::page::text_bytes(ln_text_bytes);
-    (text, prose_bytes(text, link_density))
+    (text, prose_bytes(text, link_density, landmark))
+}
+
+/// Whether a line's [`crate::lines::Line::context`] lies in a navigation, footer or aside
+/// landmark (the context bits behind the features that [`in_landmark`] reads).
+#[inline]
+pub fn landmark_context(context: u16) -> bool {
+    use crate::lines::ctx;
+    context & (ctx::NAV | ctx::FOOTER | ctx::ASIDE) != 0
+}
+
+/// Whether a first-stage feature row (the full schema, [`crate::features::names`]) lies
+/// in a navigation, footer or aside landmark.
+#[inline]
+pub fn in_landmark(row: &[f32]) -> bool {
+    crate::features::LANDMARKS.iter().any(|&i| row[i] > 0.0)
 }
 
 impl Floor {
@@ -113,10 +146,6 @@ impl Floor {
             .filter(|(_, k)| **k)
             .map(|(b, _)| b.0)
             .sum();
-        if kept >= self.min_kept_bytes && kept as f64 >= self.min_kept_share * total as f64 {
-            return false;
-        }
-        let want = self.share * total as f64;
         let mut ranked: Vec<(f32, u64)> = scores
             .iter()
             .zip(bytes)
@@ -124,14 +153,27 @@ impl Floor {
             .map(|(&s, b)| (s, b.1))
             .collect();
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let mut sum = 0u64;
         let mut cut = f32::INFINITY;
-        for (s, p) in ranked {
-            sum += p;
-            cut = s;
-            if sum as f64 >= want {
-                break;
+        if kept < self.min_kept_bytes || (kept as f64) < self.min_kept_share * total as f64 {
+            let want = self.share * total as f64;
+            let mut sum = 0u64;
+            for &(s, p) in &ranked {
+                sum += p;
+                cut = s;
+                if sum as f64 >= want {
+                    break;
+                }
             }
+        }
+        if self.near_best > 0.0 {
+            let best = ranked[0].0;
+            let near = ranked.iter().take_while(|r| r.0 >= self.near_best * best);
+            if let Some(last) = near.last() {
+                cut = cut.min(last.0);
+            }
+        }
+        if cut == f32::INFINITY {
+            return false;
         }
         let mut changed = false;
         for (k, &s) in keep.iter_mut().zip(scores) {
@@ -150,10 +192,11 @@ mod tests {
 
     #[test]
     fn links_and_short_lines_are_not_prose() {
-        assert_eq!(prose_bytes(39, 0.0), 0);
-        assert_eq!(prose_bytes(100, 0.5), 0);
-        assert_eq!(prose_bytes(100, 0.49), 51);
-        assert_eq!(prose_bytes(100, 0.0), 100);
+        assert_eq!(prose_bytes(39, 0.0, false), 0);
+        assert_eq!(prose_bytes(100, 0.5, false), 0);
+        assert_eq!(prose_bytes(100, 0.49, false), 51);
+        assert_eq!(prose_bytes(100, 0.0, false), 100);
+        assert_eq!(prose_bytes(500, 0.0, true), 0);
     }
 
     /// Lines of the given prose bytes, all of it text.
@@ -163,7 +206,7 @@ mod tests {
 
     #[test]
     fn pages_that_keep_enough_text_are_left_alone() {
-        let scores = [0.9, 0.2, 0.1];
+        let scores = [0.9, 0.15, 0.1];
         let bytes = prose(&[600, 400, 0]);
         let mut keep = [true, false, false];
         assert!(!SHORT.apply(&scores, &bytes, &mut keep));
@@ -199,20 +242,49 @@ mod tests {
         let mut keep = [true, false, false];
         assert!(LONG.apply(&scores, &[(60, 60), (500, 500), (500, 500)], &mut keep));
         assert_eq!(keep, [true, false, true]);
-        // 120 bytes: left alone on a long page, floored on a short one.
+        // 120 bytes: left alone on a long page.
         let bytes = [(120, 120), (500, 500), (500, 500)];
         let mut keep = [true, false, false];
         assert!(!LONG.apply(&scores, &bytes, &mut keep));
+        assert_eq!(keep, [true, false, false]);
+    }
+
+    #[test]
+    fn a_short_page_keeps_the_prose_scored_near_its_best() {
+        // The best prose line scores 0.9: a fifth of it is 0.18.
+        let scores = [0.9, 0.1, 0.2, 0.19, 0.3];
+        let bytes = [(120, 120), (500, 500), (500, 500), (20, 0), (30, 0)];
+        let mut keep = [true, false, false, false, false];
         assert!(SHORT.apply(&scores, &bytes, &mut keep));
-        assert_eq!(keep, [true, true, true]);
+        // Line 1 is prose scored below 0.18; lines 3 and 4 are no prose but score at least
+        // as high as the lowest prose line kept (0.2), line 3 does not.
+        assert_eq!(keep, [true, false, true, false, true]);
+    }
+
+    #[test]
+    fn landmark_text_is_not_prose_to_floor_with() {
+        // A newsletter's terms in a footer, and a cookie note: nothing to floor with.
+        let scores = [0.3, 0.2];
+        let bytes = [
+            (280, prose_bytes(280, 0.1, true)),
+            (60, prose_bytes(60, 0.0, false)),
+        ];
+        let mut keep = [false, false];
+        assert!(!LONG.apply(&scores, &bytes, &mut keep));
+        assert!(!SHORT.apply(&scores, &bytes, &mut keep));
+        assert_eq!(keep, [false, false]);
     }
 
     #[test]
     fn text_bytes_come_back_from_the_feature() {
         assert_eq!(
-            line_bytes(f64::from(100u32).ln_1p() as f32, 0.25),
+            line_bytes(f64::from(100u32).ln_1p() as f32, 0.25, false),
             (100, 75)
         );
-        assert_eq!(line_bytes(0.0, 0.0), (0, 0));
+        assert_eq!(line_bytes(0.0, 0.0, false), (0, 0));
+        assert_eq!(
+            line_bytes(f64::from(100u32).ln_1p() as f32, 0.0, true),
+            (100, 0)
+        );
     }
 }

@@ -172,6 +172,9 @@ pub struct StageInputs {
     /// The link density of each row (for the floor of [`stack::floor`]); 0 for data
     /// without the column.
     pub link_density: Vec<f32>,
+    /// Whether each row lies in a navigation, footer or aside landmark (for the floor);
+    /// false for data without the columns.
+    pub landmark: Vec<bool>,
     /// Each row's enclosing elements ([`crate::lines::Line::path`], the CSV's `path`
     /// column), when known; page-level second stages need them.
     pub paths: Option<Vec<[u32; PATH_LEVELS]>>,
@@ -200,11 +203,19 @@ impl StageInputs {
             Some(l) => data.x.column(l).to_vec(),
             None => vec![0.0; data.len()],
         };
+        let landmarks: Vec<usize> = crate::features::LANDMARKS
+            .iter()
+            .filter_map(|&i| data.feature_index(&crate::features::names()[i]))
+            .collect();
+        let landmark = (0..data.len())
+            .map(|r| landmarks.iter().any(|&c| data.x[[r, c]] > 0.0))
+            .collect();
         Ok(StageInputs {
             names: names.to_vec(),
             base: data.x.select(ndarray::Axis(1), &idx),
             weight: data.x.column(w).to_vec(),
             link_density,
+            landmark,
             paths: None,
             sigs: None,
         })
@@ -559,7 +570,11 @@ pub fn keep_stacked(
                 .clone()
                 .map(|i| {
                     let r = rows[i];
-                    stack::floor::line_bytes(inputs.weight[r], inputs.link_density[r])
+                    stack::floor::line_bytes(
+                        inputs.weight[r],
+                        inputs.link_density[r],
+                        inputs.landmark[r],
+                    )
                 })
                 .collect();
             floor.apply(&scores, &bytes, &mut keep[block.decided]);
