@@ -155,6 +155,9 @@ pub(crate) struct Collector {
     time: Option<String>,
     h1: Option<String>,
     byline: Option<String>,
+    /// Descriptors of ancestors already looked at for a byline, with the answer (the
+    /// lines of one container share them).
+    byline_seen: Vec<(Arc<str>, bool)>,
     json_ld: JsonLd,
     json_ld_bytes: usize,
     capture: Option<Capture>,
@@ -178,23 +181,18 @@ pub(crate) fn wanted(name: &[u8]) -> bool {
 }
 
 impl Collector {
-    /// A start tag of a [`wanted`] name (`name` in lower case); `attrs` are its
-    /// attributes, names in lower case and values decoded; `end` is the offset after the
-    /// tag and `depth` the number of open elements before it.
-    pub(crate) fn start_tag(
+    /// A start tag of a [`wanted`] name (`name` in lower case); `get` gives the value of
+    /// its first attribute of a name (in lower case; the name's case in the page is
+    /// ignored), decoded; `end` is the offset after the tag and `depth` the number of open
+    /// elements before it.
+    pub(crate) fn start_tag<'v>(
         &mut self,
         name: &str,
-        attrs: &[(String, String)],
+        get: &dyn Fn(&str) -> Option<std::borrow::Cow<'v, str>>,
         end: u64,
         depth: usize,
         content: bool,
     ) {
-        let get = |key: &str| {
-            attrs
-                .iter()
-                .find(|(n, _)| n == key)
-                .map(|(_, v)| v.as_str())
-        };
         if self.capture.is_some() {
             return;
         }
@@ -227,11 +225,12 @@ impl Collector {
                     return;
                 };
                 for key in ["property", "name", "itemprop", "http-equiv"] {
+                    let Some(keys) = get(key) else { continue };
                     // NOTE: a value may name several properties (`property="dc:title
                     // og:title"`).
-                    for k in get(key).into_iter().flat_map(str::split_ascii_whitespace) {
+                    for k in keys.split_ascii_whitespace() {
                         if self.metas.len() < MAX_META_TAGS && interesting(k) {
-                            self.metas.push((normal_key(k), clean(content)));
+                            self.metas.push((normal_key(k), clean(&content)));
                         }
                     }
                 }
@@ -251,11 +250,11 @@ impl Collector {
             "html" if self.lang.is_none() => {
                 self.lang = get("lang")
                     .or_else(|| get("xml:lang"))
-                    .map(clean)
+                    .map(|l| clean(&l))
                     .filter(|l| !l.is_empty());
             }
             "time" if self.time.is_none() => {
-                self.time = get("datetime").map(clean).filter(|t| !t.is_empty());
+                self.time = get("datetime").map(|t| clean(&t)).filter(|t| !t.is_empty());
             }
             _ => {}
         }
@@ -319,7 +318,7 @@ impl Collector {
             && (3..=120).contains(&text.len())
             && context & (ctx::NAV | ctx::FOOTER | ctx::ASIDE | ctx::FORM) == 0
             && text.chars().any(char::is_alphabetic)
-            && byline_element(ancestors)
+            && self.byline_element(ancestors)
         {
             self.byline = Some(clean(text));
         }
@@ -332,6 +331,24 @@ impl Collector {
         if heading == 1 && self.h1.is_none() {
             self.h1 = Some(cut(text).to_string());
         }
+    }
+
+    /// Whether one of the two nearest classed ancestors names a byline or an author.
+    // NOTE: this runs for most early lines of a page, whose ancestors repeat from line to
+    // line: the answers for the last few descriptors are kept (the `Arc`s held, so that
+    // their addresses are not reused by other descriptors).
+    fn byline_element(&mut self, ancestors: &[Arc<str>]) -> bool {
+        ancestors.iter().take(2).any(|d| {
+            if let Some((_, yes)) = self.byline_seen.iter().find(|(a, _)| Arc::ptr_eq(a, d)) {
+                return *yes;
+            }
+            let yes = byline_descriptor(d);
+            if self.byline_seen.len() >= 8 {
+                self.byline_seen.remove(0);
+            }
+            self.byline_seen.push((Arc::clone(d), yes));
+            yes
+        })
     }
 
     /// The input ends.
@@ -499,16 +516,16 @@ impl Collector {
     }
 }
 
-/// Whether the nearest classed ancestor that says anything names a byline or an author
-/// (and not a comment).
-fn byline_element(ancestors: &[Arc<str>]) -> bool {
-    ancestors.iter().take(2).any(|d| {
-        let d = d.to_ascii_lowercase();
-        (d.contains("byline") || d.contains("author"))
-            && !d.contains("comment")
-            && !d.contains("avatar")
-            && !d.contains("bio")
-    })
+/// Whether an ancestor's `tag.class#id` descriptor names a byline or an author (and not a
+/// comment).
+fn byline_descriptor(d: &str) -> bool {
+    let lower: std::borrow::Cow<'_, str> = if d.bytes().any(|b| b.is_ascii_uppercase()) {
+        d.to_ascii_lowercase().into()
+    } else {
+        d.into()
+    };
+    let has = |word: &str| lower.contains(word);
+    (has("byline") || has("author")) && !has("comment") && !has("avatar") && !has("bio")
 }
 
 /// A `<meta>` key in lower case, Dublin Core's `dc:`/`dcterm:`/`dcterms:` prefixes

@@ -148,12 +148,11 @@ pub fn filter(page: &[u8], scorer: &Arc<dyn Scorer>) {
     }
 }
 
-/// The streaming filter writing Markdown: lines with their structure, the head's metadata
-/// for the base URL, the kept lines rendered as they are decided.
+/// The streaming filter writing Markdown as `filter --format markdown` does: lines with
+/// their structure, the kept lines rendered as they are decided (without `--links` and
+/// `--images`, which need the head's metadata for the base URL).
 pub fn markdown(page: &[u8], scorer: &Arc<dyn Scorer>) {
-    let mut ex = Extractor::new(Arc::clone(scorer))
-        .with_structure(true)
-        .with_metadata(true);
+    let mut ex = Extractor::new(Arc::clone(scorer)).with_structure(true);
     let mut r = mainline::markdown::Renderer::new(mainline::markdown::Options::default());
     let mut out = String::new();
     ex.write(page).expect("the filter accepts the page");

@@ -192,7 +192,8 @@ pub struct Line {
     /// share a number: the key for pooling lines by container.
     pub path: [u32; PATH_LEVELS],
     /// Where the line sits in lists, tables, `<pre>` blocks and quotes, and its inline
-    /// spans: only when asked for with [`Splitter::with_structure`].
+    /// spans: only when asked for with [`Splitter::with_structure`], and `None` for a line
+    /// with the default structure (in none of them, without spans).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub structure: Option<Box<Structure>>,
 }
@@ -795,13 +796,16 @@ impl State {
         let depth = self.tokenizer_open.len();
         let at =
             self.cur.text.len() + usize::from(self.cur.pending_space && !self.cur.text.is_empty());
-        let get = |key: &str| -> Option<String> {
+        let get = |key: &str| -> Option<Cow<'b, str>> {
             attrs
                 .iter()
                 .find(|a| {
                     bytes(a.name, a.name + a.name_len as u64).eq_ignore_ascii_case(key.as_bytes())
                 })
-                .map(|a| htmlize::unescape(attr_value(a, bytes, encoding)).into_owned())
+                .map(|a| match attr_value(a, bytes, encoding) {
+                    Cow::Borrowed(v) => htmlize::unescape(v),
+                    Cow::Owned(v) => Cow::Owned(htmlize::unescape(v).into_owned()),
+                })
         };
         if let Some(sh) = self.shape.as_deref_mut() {
             sh.start_tag(name, &get, depth, at, tag.content);
@@ -821,17 +825,22 @@ impl State {
         let Some(m) = self.meta.as_deref_mut() else {
             return;
         };
-        let name = name.to_ascii_lowercase();
-        let name = String::from_utf8_lossy(&name);
-        let attrs: Vec<(String, String)> = attrs
-            .iter()
-            .map(|a| {
-                let n = bytes(a.name, a.name + a.name_len as u64).to_ascii_lowercase();
-                let n = String::from_utf8_lossy(&n).into_owned();
-                (n, attr_value(a, bytes, encoding).into_owned())
-            })
-            .collect();
-        m.start_tag(&name, &attrs, tag.end, depth, tag.content);
+        // NOTE: the names wanted are ASCII and at most 6 bytes long ([`crate::meta::wanted`]);
+        // attributes are read only when the collector asks for them.
+        let mut lower = [0u8; 8];
+        let n = name.len().min(lower.len());
+        lower[..n].copy_from_slice(&name[..n]);
+        lower[..n].make_ascii_lowercase();
+        let name = String::from_utf8_lossy(&lower[..n]);
+        let get = |key: &str| -> Option<Cow<'b, str>> {
+            attrs
+                .iter()
+                .find(|a| {
+                    bytes(a.name, a.name + a.name_len as u64).eq_ignore_ascii_case(key.as_bytes())
+                })
+                .map(|a| attr_value(a, bytes, encoding))
+        };
+        m.start_tag(&name, &get, tag.end, depth, tag.content);
     }
 
     /// A `<meta>` in the head when the encoding was guessed. `lol_html`'s rule, which

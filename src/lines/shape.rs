@@ -251,10 +251,10 @@ impl Shapes {
     /// A start tag of a [`wanted`] element. `depth`: open elements below it; `get`: its
     /// attributes by name; `at`: where in the line being built an inline span would start;
     /// `content`: it can have content.
-    pub(crate) fn start_tag(
+    pub(crate) fn start_tag<'v>(
         &mut self,
         name: &str,
-        get: &dyn Fn(&str) -> Option<String>,
+        get: &dyn Fn(&str) -> Option<std::borrow::Cow<'v, str>>,
         depth: usize,
         at: usize,
         content: bool,
@@ -532,8 +532,8 @@ impl Shapes {
         self.cur = Some(s);
     }
 
-    /// The line being built ends with `len` bytes of text: its structure. Spans still open
-    /// go on in the next line.
+    /// The line being built ends with `len` bytes of text: its structure (`None` for the
+    /// default one). Spans still open go on in the next line.
     pub(crate) fn line_ends(&mut self, len: usize) -> Option<Box<Structure>> {
         for e in &mut self.stack {
             if let Kind::Span { kind, start } = &mut e.kind {
@@ -548,9 +548,14 @@ impl Shapes {
             }
         }
         let mut s = self.cur.take().unwrap_or_default();
-        s.spans = std::mem::take(&mut self.spans);
-        s.spans
+        self.spans
             .retain(|sp| (sp.end as usize) <= len && sp.start <= sp.end);
+        if self.spans.is_empty() && s == Structure::default() {
+            // NOTE: most lines sit in no list, table, `<pre>` or quote and have no spans;
+            // they get no allocation (`None` reads as the default structure).
+            return None;
+        }
+        s.spans = std::mem::take(&mut self.spans);
         s.spans.sort_by_key(|sp| sp.start);
         Some(Box::new(s))
     }
