@@ -182,13 +182,28 @@ impl Options {
     /// # Errors
     /// As [`Options::extract`] (a `&str` is never gzip).
     pub fn extract_str(&self, html: &str) -> Result<Document> {
-        let mut b = self.builder();
-        b.ex = Extractor::new(self.scorer_or_builtin())
-            .with_metadata(true)
-            .with_structure(true)
-            .with_encoding(encoding_rs::UTF_8);
+        let mut b = self.builder_str();
         b.write(html.as_bytes())?;
         b.end()
+    }
+
+    /// A [`Builder`] for a page that is already decoded text, fed as its UTF-8 bytes in
+    /// pieces (cut anywhere): as with [`Options::extract_str`], a `<meta charset>` in it is
+    /// ignored.
+    ///
+    /// ```
+    /// let mut b = mainline::Options::new().threshold(0.5).builder_str();
+    /// let page = "<meta charset=iso-8859-1><p>Déjà vu, in two pieces of a paragraph.</p>";
+    /// let (one, two) = page.as_bytes().split_at(page.find('é').unwrap() + 1);
+    /// b.write(one)?;
+    /// b.write(two)?;
+    /// assert_eq!(b.end()?.text(), "Déjà vu, in two pieces of a paragraph.");
+    /// # Ok::<(), mainline::Error>(())
+    /// ```
+    pub fn builder_str(&self) -> Builder {
+        let mut b = self.builder();
+        b.ex = b.ex.with_encoding(encoding_rs::UTF_8);
+        b
     }
 
     /// A [`Builder`] to feed a page in pieces.

@@ -118,14 +118,62 @@ fn jsonl_records_gain_the_page_fields_with_format_json() {
 }
 
 #[test]
-fn links_without_markdown_is_an_error_that_names_the_flag() {
-    mainline()
-        .args([
-            "filter",
-            "--links",
-            sample("article.html").to_str().unwrap(),
-        ])
-        .assert()
-        .failure()
-        .stderr(predicates::str::contains("--links"));
+fn links_or_images_without_markdown_is_a_usage_error_that_names_the_flags() {
+    let page = sample("article.html");
+    let page = page.to_str().unwrap();
+    for args in [
+        vec!["--links"],
+        vec!["--images"],
+        vec!["--links", "--images", "--format", "text"],
+        vec!["--images", "--format", "jsonl"],
+        vec!["--links", "--input-format", "jsonl"],
+    ] {
+        let out = mainline()
+            .arg("filter")
+            .args(&args)
+            .arg(page)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("--links and --images") && stderr.contains("--format markdown"),
+            "{args:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn markdown_and_json_read_gzip_and_warn_about_trailing_garbage_as_text_does() {
+    use std::io::Write;
+    let dir = scratch();
+    let page = dir.path().join("garbage.html.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(
+        b"<h1>A title</h1><p>One paragraph of words, enough of them to be kept by the rule.</p>",
+    )
+    .unwrap();
+    let mut data = gz.finish().unwrap();
+    data.extend_from_slice(b"GARBAGE\n");
+    std::fs::write(&page, data).unwrap();
+    for format in ["text", "markdown", "json"] {
+        let out = mainline()
+            .args(["filter", "--threshold", "0", "--format", format])
+            .arg(&page)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{format}: {stderr}");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("One paragraph of words"),
+            "{format}"
+        );
+        let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains("warning")).collect();
+        assert_eq!(warnings.len(), 1, "{format}: {stderr}");
+        assert!(
+            warnings[0].contains("garbage.html.gz") && warnings[0].contains("trailing garbage"),
+            "{format}: {stderr}"
+        );
+    }
 }

@@ -28,7 +28,7 @@ use mainline::features;
 use mainline::markdown::Renderer;
 use mainline::methods::Method;
 
-use super::{Failure, display_name, inputs_or_stdin, stream_file};
+use super::{Failure, display_name, inputs_or_stdin, read_input, stream_file};
 use walk::Found;
 
 /// Write the main content of HTML pages as text, one output line per kept line.
@@ -668,12 +668,14 @@ fn execute(job: Job, ctx: &Shared, out: &mut dyn Write) -> io::Result<Outcome> {
             let mut outcome = Outcome::default();
             for line in lines {
                 let r = match line {
-                    jsonl::Line::Record(line) => {
-                        jsonl::record(&line, ctx.keep_html, |html| ctx.engine.text(html))
-                    }
-                    jsonl::Line::TooLong(bytes) => jsonl::too_long(bytes, ctx.max_record),
+                    jsonl::Line::Record(line) => jsonl::record(
+                        &line,
+                        ctx.keep_html,
+                        |html| ctx.engine.record_text(html),
+                        out,
+                    )?,
+                    jsonl::Line::TooLong(bytes) => jsonl::too_long(bytes, ctx.max_record, out)?,
                 };
-                out.write_all(&r.line)?;
                 outcome.bytes += r.html_bytes;
                 if r.failed {
                     outcome.bad_records += 1;
@@ -769,16 +771,35 @@ impl Engine {
     /// The text of a decoded document held in memory (the kept lines joined by `\n`),
     /// and for --format json or markdown the other fields of its record.
     fn text(&self, html: &str) -> Result<(String, jsonl::Extra), String> {
+        if let Engine::Dom { method, .. } = self {
+            return dom_text(*method, html);
+        }
+        self.text_of_pieces(html.len(), &mut |piece| {
+            html.as_bytes().chunks(jsonl::PIECE).try_for_each(piece)
+        })
+    }
+
+    /// The text of a JSON lines record's html, decoded piece by piece as it is read.
+    fn record_text(&self, html: &jsonl::Html) -> Result<(String, jsonl::Extra), String> {
+        self.text_of_pieces(html.decoded_len(), &mut |piece| html.pieces(piece))
+    }
+
+    /// [`Engine::text`] of a decoded document of `len` bytes that `feed` hands, in order,
+    /// to the function it is given.
+    fn text_of_pieces(
+        &self,
+        len: usize,
+        feed: &mut dyn FnMut(&mut Sink) -> Result<(), String>,
+    ) -> Result<(String, jsonl::Extra), String> {
         match self {
             Engine::Lines {
                 scorer,
                 format: format @ (Format::Json | Format::Markdown),
                 render,
             } => {
-                let doc = render
-                    .options(scorer, *format)
-                    .extract_str(html)
-                    .map_err(|e| e.to_string())?;
+                let mut b = render.options(scorer, *format).builder_str();
+                feed(&mut |piece| b.write(piece).map_err(|e| e.to_string()))?;
+                let doc = b.end().map_err(|e| e.to_string())?;
                 let mut fields = match doc.to_json() {
                     serde_json::Value::Object(o) => o,
                     _ => unreachable!("a document is a JSON object"),
@@ -807,21 +828,37 @@ impl Engine {
                 ex.write("\u{feff}".as_bytes()).map_err(|e| e.to_string())?;
                 // In pieces, taking the decisions after each, so that a large record's
                 // lines are not all held at once.
-                for piece in html.as_bytes().chunks(super::CHUNK) {
+                feed(&mut |piece| {
                     ex.write(piece).map_err(|e| e.to_string())?;
                     take(&mut ex);
-                }
+                    Ok(())
+                })?;
                 ex.end().map_err(|e| e.to_string())?;
                 take(&mut ex);
                 Ok((text, jsonl::Extra::new()))
             }
             Engine::Dom { method, .. } => {
-                let mut text = method.try_extract(html).map_err(|e| e.to_string())?;
-                text.truncate(text.trim_end_matches('\n').len());
-                Ok((text, jsonl::Extra::new()))
+                // The comparison methods parse a page whole.
+                let mut html = Vec::with_capacity(len);
+                feed(&mut |piece| {
+                    html.extend_from_slice(piece);
+                    Ok(())
+                })?;
+                let html = String::from_utf8(html).map_err(|e| e.to_string())?;
+                dom_text(*method, &html)
             }
         }
     }
+}
+
+/// Takes the pieces of a document, in order.
+type Sink<'a> = dyn FnMut(&[u8]) -> Result<(), String> + 'a;
+
+/// The text of a decoded document by a comparison method, without a final line end.
+fn dom_text(method: Method, html: &str) -> Result<(String, jsonl::Extra), String> {
+    let mut text = method.try_extract(html).map_err(|e| e.to_string())?;
+    text.truncate(text.trim_end_matches('\n').len());
+    Ok((text, jsonl::Extra::new()))
 }
 
 /// Counts what the jobs came to, reports failures, and draws the progress bar.
@@ -968,11 +1005,11 @@ fn markdown_one(
     render: &Render,
     out: &mut dyn Write,
 ) -> Result<u64, Failure> {
-    use std::io::Read;
-    let mut input = mainline::input::open(path).map_err(|e| Failure::Input(e.into()))?;
+    // The metadata gives the <base href> links and images resolve against; without them
+    // it is not collected.
     let mut ex = Extractor::new(Arc::clone(scorer))
         .with_structure(true)
-        .with_metadata(true);
+        .with_metadata(render.links || render.images);
     let mut r = Renderer::new(mainline::markdown::Options {
         links: render.links,
         images: render.images,
@@ -980,8 +1017,6 @@ fn markdown_one(
     });
     let mut based = false;
     let mut md = String::new();
-    let mut buf = vec![0u8; super::CHUNK];
-    let mut total = 0u64;
     let mut drain = |ex: &mut Extractor, md: &mut String, out: &mut dyn Write| {
         while let Some(d) = ex.next_decision() {
             if d.keep {
@@ -997,23 +1032,16 @@ fn markdown_one(
                 r.push(&d.line, md);
             }
         }
-        out.write_all(md.as_bytes())?;
+        out.write_all(md.as_bytes()).map_err(Failure::Output)?;
         md.clear();
-        Ok::<(), io::Error>(())
+        Ok(())
     };
-    loop {
-        let n = match input.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Failure::Input(e.into())),
-        };
-        total += n as u64;
-        ex.write(&buf[..n]).map_err(|e| Failure::Input(e.into()))?;
-        drain(&mut ex, &mut md, out).map_err(Failure::Output)?;
-    }
+    let total = read_input(path, |piece| {
+        ex.write(piece).map_err(|e| Failure::Input(e.into()))?;
+        drain(&mut ex, &mut md, out)
+    })?;
     ex.end().map_err(|e| Failure::Input(e.into()))?;
-    drain(&mut ex, &mut md, out).map_err(Failure::Output)?;
+    drain(&mut ex, &mut md, out)?;
     r.finish(&mut md);
     out.write_all(md.as_bytes()).map_err(Failure::Output)?;
     Ok(total)
@@ -1021,21 +1049,10 @@ fn markdown_one(
 
 /// One input as one JSON document (one line) into `out`; returns the input bytes read.
 fn json_one(path: &Path, options: &Options, out: &mut dyn Write) -> Result<u64, Failure> {
-    use std::io::Read;
-    let mut input = mainline::input::open(path).map_err(|e| Failure::Input(e.into()))?;
     let mut b = options.builder();
-    let mut buf = vec![0u8; super::CHUNK];
-    let mut total = 0u64;
-    loop {
-        let n = match input.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Failure::Input(e.into())),
-        };
-        total += n as u64;
-        b.write(&buf[..n]).map_err(|e| Failure::Input(e.into()))?;
-    }
+    let total = read_input(path, |piece| {
+        b.write(piece).map_err(|e| Failure::Input(e.into()))
+    })?;
     let doc = b.end().map_err(|e| Failure::Input(e.into()))?;
     let mut obj = serde_json::Map::new();
     obj.insert("source".into(), display_name(path).into());

@@ -270,28 +270,46 @@ pub fn stream_file(
     with_features: bool,
     sink: &mut dyn FnMut(Decision) -> io::Result<()>,
 ) -> Result<u64, Failure> {
-    let mut input = open_input(path).map_err(|e| Failure::Input(e.into()))?;
     let mut ex = Extractor::new(Arc::clone(scorer)).with_features(with_features);
+    let mut drain = |ex: &mut Extractor| {
+        while let Some(d) = ex.next_decision() {
+            sink(d).map_err(Failure::Output)?;
+        }
+        Ok(())
+    };
+    let total = read_input(path, |piece| {
+        ex.write(piece).map_err(|e| Failure::Input(e.into()))?;
+        drain(&mut ex)
+    })?;
+    ex.end().map_err(|e| Failure::Input(e.into()))?;
+    drain(&mut ex)?;
+    Ok(total)
+}
+
+/// Opens `path` ([`open_input`]: gzip recognised by content, a warning about trailing
+/// bytes on standard error with the input's name) and hands its decompressed bytes to
+/// `piece` in pieces of at most [`CHUNK`] bytes, retrying reads interrupted by a signal.
+/// Returns the number of bytes read.
+///
+/// # Errors
+/// [`Failure::Input`] when the input cannot be opened or read; whatever `piece` returns.
+pub fn read_input(
+    path: &Path,
+    mut piece: impl FnMut(&[u8]) -> Result<(), Failure>,
+) -> Result<u64, Failure> {
+    let mut input = open_input(path).map_err(|e| Failure::Input(e.into()))?;
     let mut buf = vec![0u8; CHUNK];
     let mut total = 0u64;
     loop {
         let n = match input.read(&mut buf) {
-            Ok(0) => break,
+            Ok(0) => return Ok(total),
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Failure::Input(e.into())),
         };
         total += n as u64;
-        ex.write(&buf[..n]).map_err(|e| Failure::Input(e.into()))?;
-        while let Some(d) = ex.next_decision() {
-            sink(d).map_err(Failure::Output)?;
-        }
+        piece(&buf[..n])?;
     }
-    ex.end().map_err(|e| Failure::Input(e.into()))?;
-    while let Some(d) = ex.next_decision() {
-        sink(d).map_err(Failure::Output)?;
-    }
-    Ok(total)
 }
 
 /// Opens an input as [`mainline::input::open`] does; a warning about it (trailing garbage

@@ -12,9 +12,8 @@
 //!   and `"error"` saying why. It never stops the stream, and is not an input failure for
 //!   the exit code.
 
-use std::borrow::Cow;
 use std::fmt;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex};
 
@@ -54,24 +53,147 @@ impl<'de: 'a, 'a> Deserialize<'de> for Fields<'a> {
     }
 }
 
-/// The text of a JSON string value, borrowed when it has no escapes.
-fn json_string(raw: &RawValue) -> Result<Cow<'_, str>, String> {
-    let json = raw.get();
-    if !json.starts_with('"') {
-        return Err("the html field is not a string".to_string());
+/// Most bytes of a record's html handed on at once ([`Html::pieces`]).
+pub const PIECE: usize = 64 * 1024;
+
+/// A record's `html` string as it stands in the record: JSON text, escapes and all. Its
+/// text is decoded piece by piece as it is read ([`Html::pieces`]), so that a large record
+/// is not held a second time, decoded.
+pub struct Html<'a> {
+    /// Between the quotes.
+    json: &'a str,
+    /// The length of the decoded text.
+    len: usize,
+}
+
+impl<'a> Html<'a> {
+    /// The html field's value, checked: a string whose escapes all decode (`\\uXXXX`
+    /// escapes of surrogates in pairs).
+    fn new(raw: &'a RawValue) -> Result<Self, String> {
+        let json = raw.get();
+        if !json.starts_with('"') {
+            return Err("the html field is not a string".to_string());
+        }
+        // NOTE: the raw value is valid JSON (serde_json checked its quotes, escapes and
+        // control characters), so what is left to check is that surrogates come in pairs.
+        let inner = &json[1..json.len() - 1];
+        let mut len = 0;
+        let ok = decode(inner, |piece| {
+            len += piece.len();
+            Ok::<(), ()>(())
+        });
+        match ok {
+            Ok(()) => Ok(Html { json: inner, len }),
+            Err(_) => Err(match lone_surrogate(json) {
+                Some((at, escape)) => format!(
+                    "the html string has a lone surrogate escape {escape} at byte {at} of the \
+                     field (JSON text must pair \\ud800-\\udbff with a following \\udc00-\\udfff)"
+                ),
+                None => match serde_json::from_str::<String>(json) {
+                    Err(e) => format!("the html string is not valid JSON text: {e}"),
+                    Ok(_) => "the html string is not valid JSON text".to_string(),
+                },
+            }),
+        }
     }
-    if let Ok(s) = serde_json::from_str::<&str>(json) {
-        return Ok(Cow::Borrowed(s));
+
+    /// The length of the decoded text, in bytes.
+    pub fn decoded_len(&self) -> usize {
+        self.len
     }
-    serde_json::from_str::<String>(json)
-        .map(Cow::Owned)
-        .map_err(|e| match lone_surrogate(json) {
-            Some((at, escape)) => format!(
-                "the html string has a lone surrogate escape {escape} at byte {at} of the \
-                 field (JSON text must pair \\ud800-\\udbff with a following \\udc00-\\udfff)"
-            ),
-            None => format!("the html string is not valid JSON text: {e}"),
+
+    /// Hands the decoded text to `piece` in order, in pieces of at most [`PIECE`] bytes
+    /// (cut anywhere, even inside a character); stops at the first error `piece` returns.
+    pub fn pieces<E>(&self, mut piece: impl FnMut(&[u8]) -> Result<(), E>) -> Result<(), E> {
+        decode(self.json, |p| p.chunks(PIECE).try_for_each(&mut piece)).map_err(|e| match e {
+            Decoded::Piece(e) => e,
+            Decoded::Bad => unreachable!("checked by Html::new"),
         })
+    }
+}
+
+/// Why [`decode`] stopped.
+enum Decoded<E> {
+    /// An escape does not decode (a lone surrogate).
+    Bad,
+    /// The consumer failed.
+    Piece(E),
+}
+
+impl<E> From<E> for Decoded<E> {
+    fn from(e: E) -> Self {
+        Decoded::Piece(e)
+    }
+}
+
+/// Decodes the inside of a valid JSON string, handing `piece` the runs between escapes
+/// as they stand (borrowed) and the escapes decoded, collected in a small buffer.
+fn decode<E>(json: &str, mut piece: impl FnMut(&[u8]) -> Result<(), E>) -> Result<(), Decoded<E>> {
+    let b = json.as_bytes();
+    let mut buf: Vec<u8> = Vec::new();
+    let mut i = 0;
+    let hex = |at: usize| -> Option<u32> {
+        let h = json.get(at..at + 4)?;
+        u32::from_str_radix(h, 16).ok()
+    };
+    while i < b.len() {
+        let Some(k) = memchr::memchr(b'\\', &b[i..]) else {
+            if !buf.is_empty() {
+                piece(&buf)?;
+            }
+            piece(&b[i..])?;
+            return Ok(());
+        };
+        let run = &b[i..i + k];
+        if buf.len() + run.len() > PIECE {
+            if !buf.is_empty() {
+                piece(&buf)?;
+                buf.clear();
+            }
+            piece(run)?;
+        } else {
+            buf.extend_from_slice(run);
+        }
+        let at = i + k;
+        let (ch, used) = match b.get(at + 1) {
+            Some(b'"') => ('"', 2),
+            Some(b'\\') => ('\\', 2),
+            Some(b'/') => ('/', 2),
+            Some(b'b') => ('\u{8}', 2),
+            Some(b'f') => ('\u{c}', 2),
+            Some(b'n') => ('\n', 2),
+            Some(b'r') => ('\r', 2),
+            Some(b't') => ('\t', 2),
+            Some(b'u') => {
+                let unit = hex(at + 2).ok_or(Decoded::Bad)?;
+                match unit {
+                    0xd800..=0xdbff => {
+                        let low = (b.get(at + 6) == Some(&b'\\') && b.get(at + 7) == Some(&b'u'))
+                            .then(|| hex(at + 8))
+                            .flatten()
+                            .filter(|l| (0xdc00..=0xdfff).contains(l))
+                            .ok_or(Decoded::Bad)?;
+                        let c = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
+                        (char::from_u32(c).ok_or(Decoded::Bad)?, 12)
+                    }
+                    0xdc00..=0xdfff => return Err(Decoded::Bad),
+                    _ => (char::from_u32(unit).ok_or(Decoded::Bad)?, 6),
+                }
+            }
+            _ => return Err(Decoded::Bad),
+        };
+        let mut utf8 = [0u8; 4];
+        buf.extend_from_slice(ch.encode_utf8(&mut utf8).as_bytes());
+        if buf.len() >= PIECE {
+            piece(&buf)?;
+            buf.clear();
+        }
+        i = at + used;
+    }
+    if !buf.is_empty() {
+        piece(&buf)?;
+    }
+    Ok(())
 }
 
 /// The first `\uXXXX` escape in a JSON string that is half of a surrogate pair without the
@@ -106,11 +228,9 @@ fn lone_surrogate(json: &str) -> Option<(usize, &str)> {
     None
 }
 
-/// What a record came to.
+/// What a record came to (its output line is written by [`record`] or [`too_long`]).
 pub struct Record {
-    /// The output line, with its `\n`.
-    pub line: Vec<u8>,
-    /// Bytes of the record's `html`.
+    /// Bytes of the record's `html`, decoded.
     pub html_bytes: u64,
     /// Whether the record has an `error`.
     pub failed: bool,
@@ -120,17 +240,31 @@ pub struct Record {
 pub type Extra = serde_json::Map<String, serde_json::Value>;
 
 /// Filters one input line (without its line end) with `text_of`, which gives the text of
-/// an HTML document and the other fields the record gains, or why it has none.
+/// an HTML document (read from the record's html string as it is decoded) and the other
+/// fields the record gains, or why it has none; writes the output line, with its `\n`,
+/// to `out`.
+///
+/// NOTE: memory: the html string is decoded piece by piece as `text_of` reads it, and the
+/// output line is written straight from the input line and the text, so a record is held
+/// once, with its text (issue 23: a 500 MB record peaked at 2.9 times its size).
+///
+/// # Errors
+/// When writing to `out` fails.
 pub fn record(
     line: &[u8],
     keep_html: bool,
-    text_of: impl FnOnce(&str) -> Result<(String, Extra), String>,
-) -> Record {
-    finish(parse(line), keep_html, text_of)
+    text_of: impl FnOnce(&Html<'_>) -> Result<(String, Extra), String>,
+    out: &mut dyn Write,
+) -> io::Result<Record> {
+    finish(parse(line), keep_html, text_of, out)
 }
 
-/// The output line of a record longer than the cap: its `bytes` were read and dropped.
-pub fn too_long(bytes: u64, cap: usize) -> Record {
+/// Writes the output line of a record longer than the cap: its `bytes` were read and
+/// dropped.
+///
+/// # Errors
+/// When writing to `out` fails.
+pub fn too_long(bytes: u64, cap: usize, out: &mut dyn Write) -> io::Result<Record> {
     finish(
         Err(format!(
             "the record is {bytes} bytes long, more than the {cap} bytes allowed \
@@ -138,6 +272,7 @@ pub fn too_long(bytes: u64, cap: usize) -> Record {
         )),
         false,
         |_| Err(String::new()),
+        out,
     )
 }
 
@@ -156,36 +291,33 @@ fn parse(line: &[u8]) -> Result<Fields<'_>, String> {
 fn finish(
     parsed: Result<Fields<'_>, String>,
     keep_html: bool,
-    text_of: impl FnOnce(&str) -> Result<(String, Extra), String>,
-) -> Record {
+    text_of: impl FnOnce(&Html<'_>) -> Result<(String, Extra), String>,
+    out: &mut dyn Write,
+) -> io::Result<Record> {
     let (fields, result, html_bytes) = match parsed {
         Err(e) => (Vec::new(), Err(e), 0),
         Ok(Fields(fields)) => {
             let html = fields
                 .iter()
                 .find(|(k, _)| k == "html")
-                .map(|(_, v)| json_string(v));
+                .map(|(_, v)| Html::new(v));
             match html {
                 None => (fields, Err("the record has no html field".to_string()), 0),
                 Some(Err(e)) => (fields, Err(e), 0),
                 Some(Ok(html)) => {
-                    let n = html.len() as u64;
+                    let n = html.decoded_len() as u64;
                     let text = text_of(&html);
-                    drop(html);
                     (fields, text, n)
                 }
             }
         }
     };
-    let mut out = Vec::with_capacity(match &result {
-        Ok((text, _)) => text.len() + 64,
-        Err(_) => 128,
-    });
+    let no_extra = Extra::new();
     let extra = match &result {
-        Ok((_, extra)) => extra.clone(),
-        Err(_) => Extra::new(),
+        Ok((_, extra)) => extra,
+        Err(_) => &no_extra,
     };
-    out.push(b'{');
+    out.write_all(b"{")?;
     for (key, value) in &fields {
         if key == "text"
             || key == "error"
@@ -194,36 +326,32 @@ fn finish(
         {
             continue;
         }
-        push_str(&mut out, key);
-        out.push(b':');
-        out.extend_from_slice(value.get().as_bytes());
-        out.push(b',');
+        write_str(out, key)?;
+        out.write_all(b":")?;
+        out.write_all(value.get().as_bytes())?;
+        out.write_all(b",")?;
     }
-    for (key, value) in &extra {
-        push_str(&mut out, key);
-        out.push(b':');
-        out.extend_from_slice(value.to_string().as_bytes());
-        out.push(b',');
+    for (key, value) in extra {
+        write_str(out, key)?;
+        out.write_all(b":")?;
+        serde_json::to_writer(&mut *out, value)?;
+        out.write_all(b",")?;
     }
-    out.extend_from_slice(b"\"text\":");
+    out.write_all(b"\"text\":")?;
     let failed = result.is_err();
-    match result {
-        Ok((text, _)) => push_str(&mut out, &text),
+    match &result {
+        Ok((text, _)) => write_str(out, text)?,
         Err(error) => {
-            out.extend_from_slice(b"null,\"error\":");
-            push_str(&mut out, &error);
+            out.write_all(b"null,\"error\":")?;
+            write_str(out, error)?;
         }
     }
-    out.extend_from_slice(b"}\n");
-    Record {
-        line: out,
-        html_bytes,
-        failed,
-    }
+    out.write_all(b"}\n")?;
+    Ok(Record { html_bytes, failed })
 }
 
-fn push_str(out: &mut Vec<u8>, s: &str) {
-    serde_json::to_writer(&mut *out, s).expect("writing into memory");
+fn write_str(out: &mut dyn Write, s: &str) -> io::Result<()> {
+    serde_json::to_writer(out, s).map_err(io::Error::from)
 }
 
 /// One input line.
@@ -440,7 +568,20 @@ pub fn read_line(reader: &mut impl BufRead, cap: usize) -> io::Result<Option<Lin
 mod tests {
     use super::*;
 
-    fn upper(html: &str) -> Result<(String, Extra), String> {
+    /// The decoded text of a record's html.
+    fn decoded(html: &Html) -> String {
+        let mut text = Vec::new();
+        html.pieces(|p| {
+            text.extend_from_slice(p);
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+        assert_eq!(text.len(), html.decoded_len());
+        String::from_utf8(text).unwrap()
+    }
+
+    fn upper(html: &Html) -> Result<(String, Extra), String> {
+        let html = decoded(html);
         if html.is_empty() {
             Err("nothing".into())
         } else {
@@ -448,8 +589,15 @@ mod tests {
         }
     }
 
+    /// The output line of a record and what it came to.
+    fn record_line(line: &[u8], keep_html: bool) -> (Vec<u8>, Record) {
+        let mut out = Vec::new();
+        let r = record(line, keep_html, upper, &mut out).unwrap();
+        (out, r)
+    }
+
     fn out(line: &str) -> String {
-        String::from_utf8(record(line.as_bytes(), false, upper).line).unwrap()
+        String::from_utf8(record_line(line.as_bytes(), false).0).unwrap()
     }
 
     #[test]
@@ -458,9 +606,74 @@ mod tests {
             out(r#"{"z": 1e2, "html": "<p>a</p>", "a": [1, {"b": null}], "text": "old"}"#),
             "{\"z\":1e2,\"a\":[1, {\"b\": null}],\"text\":\"<P>A</P>\"}\n"
         );
-        let kept = record(br#"{"html":"x\u0041"}"#, true, upper);
-        assert_eq!(kept.line, b"{\"html\":\"x\\u0041\",\"text\":\"XA\"}\n");
+        let (line, kept) = record_line(br#"{"html":"x\u0041"}"#, true);
+        assert_eq!(line, b"{\"html\":\"x\\u0041\",\"text\":\"XA\"}\n");
         assert_eq!(kept.html_bytes, 2);
+    }
+
+    /// `s` as a JSON string whose characters are written as `\\uXXXX` escapes where
+    /// `escape` says (surrogate pairs beyond the BMP), else as serde_json writes them.
+    fn json_of(s: &str, escape: impl Fn(usize) -> bool) -> String {
+        let mut json = String::from("\"");
+        for (i, c) in s.chars().enumerate() {
+            if escape(i) {
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    json.push_str(&format!("\\u{u:04X}"));
+                }
+            } else {
+                let one = serde_json::to_string(&c.to_string()).unwrap();
+                json.push_str(&one[1..one.len() - 1]);
+            }
+        }
+        json.push('"');
+        json
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn html_strings_decode_in_pieces_as_serde_json_decodes_them(
+            s in "(\\PC|[\"\\\\/\\n\\r\\t\\x08\\x0c\\x00-\\x1f]|😀){0,64}",
+            every in 1usize..5,
+        ) {
+            let json = json_of(&s, |i| i % every == 0);
+            let raw: &RawValue = serde_json::from_str(&json).unwrap();
+            let html = Html::new(raw).unwrap();
+            proptest::prop_assert_eq!(decoded(&html), serde_json::from_str::<String>(&json).unwrap());
+        }
+    }
+
+    #[test]
+    fn a_large_html_string_comes_in_pieces_of_at_most_64_kib() {
+        let s = "<p class=\"a\">Déjà vu 😀\n</p>\t".repeat(20_000);
+        let json = serde_json::to_string(&s).unwrap();
+        let raw: &RawValue = serde_json::from_str(&json).unwrap();
+        let html = Html::new(raw).unwrap();
+        let mut sizes = Vec::new();
+        let mut text = Vec::new();
+        html.pieces(|p| {
+            sizes.push(p.len());
+            text.extend_from_slice(p);
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+        assert_eq!(text, s.as_bytes());
+        assert!(
+            sizes.len() > 5 && sizes.iter().all(|&n| n <= PIECE),
+            "{sizes:?}"
+        );
+        let plain = "x".repeat(3 * PIECE + 1);
+        let json = serde_json::to_string(&plain).unwrap();
+        let raw: &RawValue = serde_json::from_str(&json).unwrap();
+        let mut sizes = Vec::new();
+        Html::new(raw)
+            .unwrap()
+            .pieces(|p| {
+                sizes.push(p.len());
+                Ok::<(), ()>(())
+            })
+            .unwrap();
+        assert_eq!(sizes, [PIECE, PIECE, PIECE, 1]);
     }
 
     #[test]
@@ -482,16 +695,16 @@ mod tests {
                 "lone surrogate escape \\udc00 at byte 3",
             ),
         ] {
-            let r = record(line.as_bytes(), false, upper);
+            let (out, r) = record_line(line.as_bytes(), false);
             assert!(r.failed, "{line}");
-            let v: serde_json::Value = serde_json::from_slice(&r.line).unwrap();
+            let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
             assert!(v["error"].as_str().unwrap().contains(error), "{line}: {v}");
             assert!(v["text"].is_null());
             if line.contains("id") {
                 assert_eq!(v["id"], 7);
             }
         }
-        assert!(record(b"\xff", false, upper).failed);
+        assert!(record_line(b"\xff", false).1.failed);
     }
 
     #[test]

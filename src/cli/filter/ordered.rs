@@ -63,11 +63,16 @@ impl<O> Pieces<'_, O> {
 
 impl<O> Write for Pieces<'_, O> {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        self.buf.extend_from_slice(bytes);
+        // NOTE: at most a piece at a time (`write_all` loops), so that a large write (the
+        // text of a large JSON lines record) is not copied whole into one piece.
+        let n = bytes
+            .len()
+            .min(PIECE_BYTES.saturating_sub(self.buf.len()).max(1));
+        self.buf.extend_from_slice(&bytes[..n]);
         if self.buf.len() >= PIECE_BYTES {
             self.send()?;
         }
-        Ok(bytes.len())
+        Ok(n)
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -224,6 +229,35 @@ mod tests {
             .collect();
         assert_eq!(out, expected);
         assert_eq!(collect(jobs, 1).0, expected);
+    }
+
+    #[test]
+    fn a_large_write_is_handed_on_in_pieces() {
+        let mut sizes = Vec::new();
+        let mut out = Vec::new();
+        run(
+            [7usize, 9].into_iter(),
+            2,
+            2,
+            |n: usize, w: &mut dyn Write| {
+                w.write_all(b"x").unwrap();
+                w.write_all(&vec![n as u8; 10 * PIECE_BYTES + 3]).unwrap();
+            },
+            |ev| {
+                if let Event::Data(d) = ev {
+                    sizes.push(d.len());
+                    out.extend(d);
+                }
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert!(sizes.iter().all(|&n| n <= PIECE_BYTES), "{sizes:?}");
+        assert_eq!(out.len(), 2 * (10 * PIECE_BYTES + 4));
+        assert_eq!(
+            out[1..10 * PIECE_BYTES + 4],
+            vec![7u8; 10 * PIECE_BYTES + 3][..]
+        );
     }
 
     #[test]
