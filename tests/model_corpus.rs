@@ -17,8 +17,8 @@
 //!   the file's size (for the pages that are not UTF-16 or ISO-2022-JP, which are counted in
 //!   their UTF-8 transcoding);
 //! - a page with prose (at least `stack::floor::PAGE_MIN_BYTES` of text in lines of 40
-//!   bytes or more, mostly not links) does not come out empty, as the floor under the
-//!   decisions promises.
+//!   bytes or more, mostly not links, outside nav, footer and aside) does not come out
+//!   empty, as the floor under the decisions promises.
 //!
 //! Of the pages whose lines hold at least 50 words and whose gold text is not empty, at most
 //! 1% come out empty.
