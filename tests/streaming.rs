@@ -411,6 +411,38 @@ fn the_sample_pages_account_for_every_byte_in_any_chunking() {
 
 /// The sum of the lines' bytes and the trailing bytes against the size of the file on
 /// disk, for a page saved in each encoding mainline reads.
+/// The fixed threshold needs no neighbour lines: each line is decided as soon as the tag
+/// that ends it has been read, and its row has no neighbour columns filled.
+#[test]
+fn the_threshold_decides_each_line_as_soon_as_it_is_read() {
+    let html = std::fs::read(common::sample("article.html")).unwrap();
+    let mut ex = mainline::extract::Extractor::new(Arc::new(Threshold(0.5))).with_features(true);
+    let mut splitter = Splitter::new();
+    let (mut read, mut decided) = (0, Vec::new());
+    for piece in html.chunks(97) {
+        ex.write(piece).unwrap();
+        splitter.write(piece).unwrap();
+        read += std::iter::from_fn(|| splitter.next_line()).count();
+        decided.extend(std::iter::from_fn(|| ex.next_decision()));
+        assert_eq!(ex.buffered_lines(), 0);
+        assert_eq!(decided.len(), read);
+    }
+    assert!(read > 10, "{read} lines");
+    let names = mainline::features::names();
+    let neighbours: Vec<usize> = (0..names.len())
+        .filter(|&i| names[i].starts_with("prev") || names[i].starts_with("next"))
+        .collect();
+    assert!(!neighbours.is_empty());
+    for d in &decided {
+        let row = d.features.as_ref().unwrap();
+        assert!(
+            neighbours.iter().all(|&i| row[i] == 0.0),
+            "{:?}",
+            d.line.text
+        );
+    }
+}
+
 /// `Observe`, the scorer behind feature tables (`mainline label`, `lines`, `review`), keeps
 /// no line and fills every neighbour column: a line's `prevK_`/`nextK_` columns are the
 /// rows of the lines K before and after it.

@@ -501,3 +501,23 @@ proptest::proptest! {
         }
     }
 }
+
+/// Lines split inside a `<pre>` text node end where its line ends are in the input, counted
+/// in bytes of the input however many bytes its characters take.
+#[test]
+fn pre_lines_of_multibyte_text_end_at_their_line_ends_in_the_input() {
+    let html = "<pre>caf\u{e9} cr\u{e8}me\n\u{4e2d}\u{6587}\nend</pre><p>x</p>";
+    let lines = split(html.as_bytes()).unwrap();
+    let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        ["caf\u{e9} cr\u{e8}me", "\u{4e2d}\u{6587}", "end", "x"]
+    );
+    let ends: Vec<usize> = html.match_indices('\n').map(|(i, _)| i).collect();
+    let starts: Vec<u64> = lines.iter().map(|l| l.start).collect();
+    let expected = [0, ends[0], ends[1], html.find("</pre>").unwrap()].map(|i| i as u64);
+    assert_eq!(starts, expected);
+    for (line, next) in lines.iter().zip(&lines[1..]) {
+        assert_eq!(line.start + line.html_bytes, next.start, "{:?}", line.text);
+    }
+}
