@@ -521,3 +521,32 @@ fn pre_lines_of_multibyte_text_end_at_their_line_ends_in_the_input() {
         assert_eq!(line.start + line.html_bytes, next.start, "{:?}", line.text);
     }
 }
+
+/// In a page declared in a legacy encoding, text and attribute values are read in that
+/// encoding even where their bytes happen to be valid UTF-8 (`C3 A9` is `Ã©` in
+/// windows-1252, not `é`). The lone `E9` keeps the page from reading as UTF-8.
+#[test]
+fn a_legacy_encoding_reads_bytes_that_look_like_utf8_in_that_encoding() {
+    let html = b"<meta charset=windows-1252><p>caf\xe9</p>\
+        <div class=\"x\xc3\xa9\"><p>\xc3\xa9t\xc3\xa9</p></div>";
+    let lines = split(html).unwrap();
+    let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(texts, ["caf\u{e9}", "\u{c3}\u{a9}t\u{c3}\u{a9}"]);
+    assert_eq!(lines[1].ancestors, [Arc::from("div.x\u{c3}\u{a9}")]);
+}
+
+/// After `<plaintext>` everything is text as it stands: character references are not
+/// decoded.
+#[test]
+fn plaintext_keeps_character_references_as_written() {
+    let html = declared("<p>a &amp; b</p><plaintext>Fish &amp; chips &lt;b&gt; </p>");
+    for chunk in [1, 7, usize::MAX] {
+        let (lines, _) = split_chunked(html.as_bytes(), chunk);
+        let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["a & b", "Fish &amp; chips &lt;b&gt; </p>"],
+            "chunk {chunk}"
+        );
+    }
+}
