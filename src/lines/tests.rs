@@ -550,3 +550,26 @@ fn plaintext_keeps_character_references_as_written() {
         );
     }
 }
+
+/// `itemprop="articleBody"` puts a line in the article region like `<article>`;
+/// `aria-hidden="true"` (and only "true") marks it hidden.
+#[test]
+fn itemprop_article_body_and_aria_hidden_mark_their_lines() {
+    let html = "<div itemprop=articleBody><p>Body</p></div><div itemprop=author><p>By</p></div>\
+        <div aria-hidden=TRUE><p>Hidden</p></div><div aria-hidden=false><p>Shown</p></div>";
+    let lines = split(html.as_bytes()).unwrap();
+    let by = |t: &str| lines.iter().find(|l| l.text == t).unwrap().clone();
+    assert_eq!(by("Body").context, ctx::ARTICLE);
+    assert_eq!(by("By").context, 0);
+    assert_eq!(by("Hidden").hints, hint::HIDDEN);
+    assert_eq!(by("Shown").hints, 0);
+}
+
+/// In `<pre>` spaces and tabs are kept as they are; other control characters and the
+/// zero-width no-break space are dropped (outside it, a form feed is white space).
+#[test]
+fn pre_keeps_spaces_and_tabs_and_drops_other_controls() {
+    let html = "<pre>a \tb\u{c}c\u{1}d\u{feff}e</pre><p>a \tb\u{c}c\u{1}d\u{feff}e</p>";
+    let texts: Vec<String> = texts(html);
+    assert_eq!(texts, ["a \tbcde", "a b cde"]);
+}
