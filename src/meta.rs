@@ -37,9 +37,10 @@
 //! # Ok::<(), mainline::Error>(())
 //! ```
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
-use serde_json::Value;
+use serde::Deserialize;
 
 /// The longest value kept (a title, a `<meta>` content, a URL), in bytes; longer ones are
 /// cut at a character boundary.
@@ -369,7 +370,7 @@ impl Collector {
                 if c.over {
                     return;
                 }
-                if let Ok(value) = serde_json::from_str::<Value>(text.trim()) {
+                if let Ok(value) = serde_json::from_str::<Ld>(text.trim()) {
                     self.json_ld.read(&value, 0);
                 }
             }
@@ -519,7 +520,18 @@ impl Collector {
 /// Whether an ancestor's `tag.class#id` descriptor names a byline or an author (and not a
 /// comment).
 fn byline_descriptor(d: &str) -> bool {
-    let lower: std::borrow::Cow<'_, str> = if d.bytes().any(|b| b.is_ascii_uppercase()) {
+    // NOTE: most descriptors name neither; one pass over the bytes tells, without the set-up
+    // of a substring search for each word.
+    let b = d.as_bytes();
+    let named = (0..b.len().saturating_sub(5)).any(|i| match b[i] | 0x20 {
+        b'b' => b[i..i + 6].eq_ignore_ascii_case(b"byline"),
+        b'a' => b[i..i + 6].eq_ignore_ascii_case(b"author"),
+        _ => false,
+    });
+    if !named {
+        return false;
+    }
+    let lower: Cow<'_, str> = if d.bytes().any(|b| b.is_ascii_uppercase()) {
         d.to_ascii_lowercase().into()
     } else {
         d.into()
@@ -721,35 +733,122 @@ fn article_type(t: &str) -> bool {
     )
 }
 
+/// A JSON-LD value as read: strings borrowed from the script's text when they hold no
+/// escapes, objects as their fields in order.
+// NOTE: a `serde_json::Value` copied every string and hashed every key (an IndexMap),
+// for the few fields `JsonLd::read` looks at.
+#[derive(Debug)]
+enum Ld<'a> {
+    Str(Cow<'a, str>),
+    Array(Vec<Ld<'a>>),
+    Object(Vec<(Cow<'a, str>, Ld<'a>)>),
+    /// A number, `true`, `false` or `null`.
+    Other,
+}
+
+impl Ld<'_> {
+    fn as_str(&self) -> Option<&str> {
+        match self {
+            Ld::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// The value of a key of an object (the last one, as in a JSON map, when a key repeats).
+fn get<'v, 'a>(map: &'v [(Cow<'a, str>, Ld<'a>)], key: &str) -> Option<&'v Ld<'a>> {
+    map.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+impl<'de> Deserialize<'de> for Ld<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Ld<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Ld<'de>, E> {
+                Ok(Ld::Other)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Ld<'de>, E> {
+                Ok(Ld::Other)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Ld<'de>, E> {
+                Ok(Ld::Other)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Ld<'de>, E> {
+                Ok(Ld::Other)
+            }
+            fn visit_unit<E>(self) -> Result<Ld<'de>, E> {
+                Ok(Ld::Other)
+            }
+            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Ld<'de>, E> {
+                Ok(Ld::Str(Cow::Borrowed(s)))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Ld<'de>, E> {
+                Ok(Ld::Str(Cow::Owned(s.to_string())))
+            }
+            fn visit_string<E>(self, s: String) -> Result<Ld<'de>, E> {
+                Ok(Ld::Str(Cow::Owned(s)))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Ld<'de>, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element::<Ld<'de>>()? {
+                    items.push(item);
+                }
+                Ok(Ld::Array(items))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Ld<'de>, A::Error> {
+                let mut fields = Vec::new();
+                while let Some((key, value)) = map.next_entry::<Ld<'de>, Ld<'de>>()? {
+                    // JSON keys are strings.
+                    if let Ld::Str(key) = key {
+                        fields.push((key, value));
+                    }
+                }
+                Ok(Ld::Object(fields))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 impl JsonLd {
     /// Reads a JSON-LD value: an object, an array of them or a `@graph`.
-    fn read(&mut self, value: &Value, level: usize) {
+    fn read(&mut self, value: &Ld, level: usize) {
         if level > 4 {
             return;
         }
         match value {
-            Value::Array(items) => {
+            Ld::Array(items) => {
                 for item in items.iter().take(256) {
                     self.read(item, level + 1);
                 }
             }
-            Value::Object(map) => {
-                if let Some(graph) = map.get("@graph") {
+            Ld::Object(map) => {
+                if let Some(graph) = get(map, "@graph") {
                     self.read(graph, level + 1);
                 }
-                let types = type_names(map.get("@type"));
+                let types = type_names(get(map, "@type"));
                 for t in &types {
                     if self.types.len() < 32 && !self.types.contains(t) {
                         self.types.push(t.clone());
                     }
                 }
                 if types.iter().any(|t| t == "WebSite") && self.website.is_none() {
-                    self.website = string(map.get("name"));
+                    self.website = string(get(map, "name"));
                 }
                 let article = types.iter().any(|t| article_type(t));
                 let page = types.iter().any(|t| t.ends_with("Page"));
-                let useful =
-                    map.contains_key("headline") || (article || page) && map.contains_key("name");
+                let useful = get(map, "headline").is_some()
+                    || (article || page) && get(map, "name").is_some();
                 // An article's fields win over another object's; the first of each kind
                 // wins.
                 if useful && (article && !self.article || self.headline.is_none()) {
@@ -760,24 +859,23 @@ impl JsonLd {
                             old.clone().or(new)
                         }
                     };
-                    let headline = string(map.get("headline")).or_else(|| string(map.get("name")));
+                    let headline =
+                        string(get(map, "headline")).or_else(|| string(get(map, "name")));
                     self.headline = keep_old(headline, &self.headline);
-                    self.author = keep_old(names(map.get("author")), &self.author);
-                    self.published = keep_old(string(map.get("datePublished")), &self.published);
-                    self.modified = keep_old(string(map.get("dateModified")), &self.modified);
-                    self.publisher = keep_old(names(map.get("publisher")), &self.publisher);
-                    self.description = keep_old(string(map.get("description")), &self.description);
-                    self.image = keep_old(image(map.get("image")), &self.image);
-                    self.url = keep_old(string(map.get("url")), &self.url);
+                    self.author = keep_old(names(get(map, "author")), &self.author);
+                    self.published = keep_old(string(get(map, "datePublished")), &self.published);
+                    self.modified = keep_old(string(get(map, "dateModified")), &self.modified);
+                    self.publisher = keep_old(names(get(map, "publisher")), &self.publisher);
+                    self.description = keep_old(string(get(map, "description")), &self.description);
+                    self.image = keep_old(image(get(map, "image")), &self.image);
+                    self.url = keep_old(string(get(map, "url")), &self.url);
                     self.article |= article;
                 } else if self.description.is_none() && (article || page) {
-                    self.description = string(map.get("description"));
+                    self.description = string(get(map, "description"));
                 }
-                if let Some(main) = map
-                    .get("mainEntity")
-                    .or_else(|| map.get("mainEntityOfPage"))
+                if let Some(main) = get(map, "mainEntity").or_else(|| get(map, "mainEntityOfPage"))
                 {
-                    if main.is_object() {
+                    if matches!(main, Ld::Object(_)) {
                         self.read(main, level + 1);
                     }
                 }
@@ -788,33 +886,33 @@ impl JsonLd {
 }
 
 /// The `@type` names of a JSON-LD object (a string or an array of strings).
-fn type_names(v: Option<&Value>) -> Vec<String> {
+fn type_names(v: Option<&Ld>) -> Vec<String> {
     match v {
-        Some(Value::String(s)) => vec![clean(s)],
-        Some(Value::Array(a)) => a.iter().filter_map(|t| t.as_str()).map(clean).collect(),
+        Some(Ld::Str(s)) => vec![clean(s)],
+        Some(Ld::Array(a)) => a.iter().filter_map(Ld::as_str).map(clean).collect(),
         _ => Vec::new(),
     }
 }
 
 /// A string value, cleaned; empty strings give nothing.
-fn string(v: Option<&Value>) -> Option<String> {
+fn string(v: Option<&Ld>) -> Option<String> {
     match v? {
-        Value::String(s) => Some(clean(s)).filter(|s| !s.is_empty()),
-        Value::Array(a) => a.iter().find_map(|x| string(Some(x))),
+        Ld::Str(s) => Some(clean(s)).filter(|s| !s.is_empty()),
+        Ld::Array(a) => a.iter().find_map(|x| string(Some(x))),
         _ => None,
     }
 }
 
 /// Names of people or organisations: strings, `{ "name": … }` objects or arrays of them,
 /// joined by `, `.
-fn names(v: Option<&Value>) -> Option<String> {
-    let one = |x: &Value| match x {
-        Value::String(s) => Some(clean(s)),
-        Value::Object(m) => string(m.get("name")),
+fn names(v: Option<&Ld>) -> Option<String> {
+    let one = |x: &Ld| match x {
+        Ld::Str(s) => Some(clean(s)),
+        Ld::Object(m) => string(get(m, "name")),
         _ => None,
     };
     let all: Vec<String> = match v? {
-        Value::Array(a) => a.iter().take(32).filter_map(one).collect(),
+        Ld::Array(a) => a.iter().take(32).filter_map(one).collect(),
         x => one(x).into_iter().collect(),
     };
     let all: Vec<String> = all.into_iter().filter(|s| !s.is_empty()).collect();
@@ -822,11 +920,11 @@ fn names(v: Option<&Value>) -> Option<String> {
 }
 
 /// An image: a URL string, an `ImageObject` with a `url`, or the first of an array.
-fn image(v: Option<&Value>) -> Option<String> {
+fn image(v: Option<&Ld>) -> Option<String> {
     match v? {
-        Value::String(s) => Some(clean(s)).filter(|s| !s.is_empty()),
-        Value::Object(m) => string(m.get("url")).or_else(|| string(m.get("contentUrl"))),
-        Value::Array(a) => a.iter().find_map(|x| image(Some(x))),
+        Ld::Str(s) => Some(clean(s)).filter(|s| !s.is_empty()),
+        Ld::Object(m) => string(get(m, "url")).or_else(|| string(get(m, "contentUrl"))),
+        Ld::Array(a) => a.iter().find_map(|x| image(Some(x))),
         _ => None,
     }
 }

@@ -463,6 +463,12 @@ impl Shapes {
     /// The first character of a line has arrived; `cell_block`: the line's nearest block is
     /// a table element.
     pub(crate) fn line_starts(&mut self, cell_block: bool) {
+        if self.stack.is_empty() {
+            // The default structure (`cur` None reads as it in `line_ends`).
+            self.blanks = 0;
+            self.cur = None;
+            return;
+        }
         let mut s = Structure::default();
         let mut header = false;
         let mut list: Option<(u32, bool)> = None;
