@@ -1066,6 +1066,19 @@ mod tests {
     }
 
     #[test]
+    fn json_ld_escapes_decode_and_the_last_of_a_repeated_key_wins() {
+        let m = meta_of(
+            r#"<script type="application/ld+json">{"@type":"Article","headline":"first",
+            "headline":"Caf\u00e9 \"quoted\" \ud83d\ude00","author":{"name":"A\/B"},
+            "wordCount":1200,"isFree":true,"x":null,"n":[1.5e3,{"deep":[[]]}]}</script>
+            <p>Text.</p>"#,
+        );
+        assert_eq!(m.title.as_deref(), Some("Café \"quoted\" 😀"));
+        assert_eq!(m.author.as_deref(), Some("A/B"));
+        assert_eq!(m.page_types, ["Article"]);
+    }
+
+    #[test]
     fn open_graph_and_title_trimming() {
         let m = meta_of(
             "<html lang='de-CH'><head><base href='https://ex.org/news/'>\
