@@ -276,6 +276,51 @@ pub fn binary_kind(head: &[u8]) -> Option<&'static str> {
 /// The longest signature in [`binary_kind`]'s table: how many bytes it needs to decide.
 pub const BINARY_MAGIC_BYTES: usize = 8;
 
+/// Whether bytes start like an HTML document, by the WHATWG MIME Sniffing Standard's HTML
+/// patterns: after an optional BOM and white space, one of its tags (`<!doctype html`,
+/// `<html`, `<head`, `<p`, `<div`, a comment `<!--`, …) in any case, followed by a space
+/// or `>`. Used for files without an HTML extension and WARC payloads without a media type.
+///
+/// ```
+/// use mainline::input::looks_like_html;
+/// assert!(looks_like_html(b"\n  <!DOCTYPE html><html>"));
+/// assert!(looks_like_html(b"<!-- saved --><p>text"));
+/// assert!(!looks_like_html(b"<pre>text"));
+/// assert!(!looks_like_html(b"{\"json\": 1}"));
+/// ```
+pub fn looks_like_html(head: &[u8]) -> bool {
+    const TAGS: &[&[u8]] = &[
+        b"<!doctype html",
+        b"<html",
+        b"<head",
+        b"<script",
+        b"<iframe",
+        b"<h1",
+        b"<div",
+        b"<font",
+        b"<table",
+        b"<a",
+        b"<style",
+        b"<title",
+        b"<b",
+        b"<body",
+        b"<br",
+        b"<p",
+        b"<!--",
+    ];
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let start = head
+        .iter()
+        .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\x0C' | b'\r'))
+        .unwrap_or(head.len());
+    let head = &head[start..];
+    TAGS.iter().any(|tag| {
+        head.len() > tag.len()
+            && head[..tag.len()].eq_ignore_ascii_case(tag)
+            && matches!(head[tag.len()], b' ' | b'>')
+    })
+}
+
 /// A reader over the decompressed bytes of an input.
 pub type Input = Box<dyn Read + Send>;
 

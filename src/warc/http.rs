@@ -7,6 +7,7 @@ use std::io::Read;
 use encoding_rs::Encoding;
 
 use super::{DEFAULT_MAX_PAYLOAD, Record};
+use crate::input::looks_like_html;
 
 /// What [`Record::html`] accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -317,46 +318,6 @@ fn decode(
         out.truncate(options.max_payload);
     }
     Ok((out, over))
-}
-
-/// Whether a payload without a media type looks like HTML (the WHATWG MIME sniffing
-/// patterns for HTML: a tag such as `<html`, `<!doctype html`, `<p` or a comment at the
-/// start, after white space).
-pub fn looks_like_html(body: &[u8]) -> bool {
-    const TAGS: &[&[u8]] = &[
-        b"<!doctype html",
-        b"<html",
-        b"<head",
-        b"<script",
-        b"<iframe",
-        b"<h1",
-        b"<div",
-        b"<font",
-        b"<table",
-        b"<a",
-        b"<style",
-        b"<title",
-        b"<b",
-        b"<body",
-        b"<br",
-        b"<p",
-        b"<!--",
-    ];
-    let body = body.strip_prefix(b"\xef\xbb\xbf").unwrap_or(body);
-    let start = body
-        .iter()
-        .position(|b| !matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' '))
-        .unwrap_or(body.len());
-    let body = &body[start..];
-    TAGS.iter().any(|tag| {
-        body.len() > tag.len()
-            && body[..tag.len()].eq_ignore_ascii_case(tag)
-            && (tag == b"<!--"
-                || matches!(
-                    body[tag.len()],
-                    b' ' | b'>' | b'\t' | b'\n' | b'\r' | b'\x0c'
-                ))
-    })
 }
 
 #[cfg(test)]

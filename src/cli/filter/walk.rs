@@ -1,5 +1,6 @@
 //! The inputs named on the command line, with directories walked for `--recursive`.
 
+use mainline::input::looks_like_html;
 use std::ffi::OsStr;
 use std::fs;
 use std::io;
@@ -56,39 +57,6 @@ pub fn sniffs_as_html(path: &Path) -> bool {
     let mut head = Vec::with_capacity(512);
     let read = fs::File::open(path).and_then(|f| f.take(512).read_to_end(&mut head));
     read.is_ok() && looks_like_html(&head)
-}
-
-fn looks_like_html(head: &[u8]) -> bool {
-    const TAGS: &[&[u8]] = &[
-        b"<!doctype html",
-        b"<html",
-        b"<head",
-        b"<script",
-        b"<iframe",
-        b"<h1",
-        b"<div",
-        b"<font",
-        b"<table",
-        b"<a",
-        b"<style",
-        b"<title",
-        b"<b",
-        b"<body",
-        b"<br",
-        b"<p",
-        b"<!--",
-    ];
-    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-    let start = head
-        .iter()
-        .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\x0C' | b'\r'))
-        .unwrap_or(head.len());
-    let head = &head[start..];
-    TAGS.iter().any(|tag| {
-        head.len() > tag.len()
-            && head[..tag.len()].eq_ignore_ascii_case(tag)
-            && matches!(head[tag.len()], b' ' | b'>')
-    })
 }
 
 /// Which files a directory walk takes.
