@@ -142,7 +142,8 @@ fn main() {
         et,
         || pages.iter().for_each(|p| stages::markdown(p, model)),
     );
-    let options = mainline::Options::new();
+    // As `filter --format json` builds it: no Markdown, so no structure.
+    let options = mainline::Options::new().markdown_structure(false);
     time(
         "mainline filter, json, built-in model",
         bytes,

@@ -68,6 +68,8 @@ pub struct Options {
     links: bool,
     images: bool,
     markdown_in_json: bool,
+    /// The lines' structure is not collected ([`Options::markdown_structure`]).
+    no_structure: bool,
     url: Option<String>,
 }
 
@@ -79,6 +81,7 @@ impl std::fmt::Debug for Options {
             .field("links", &self.links)
             .field("images", &self.images)
             .field("markdown_in_json", &self.markdown_in_json)
+            .field("markdown_structure", &!self.no_structure)
             .field("url", &self.url)
             .finish()
     }
@@ -130,6 +133,31 @@ impl Options {
     /// Include the Markdown in [`Document::to_json`]. Default: off.
     pub fn markdown_in_json(mut self, yes: bool) -> Self {
         self.markdown_in_json = yes;
+        self
+    }
+
+    /// Collect the structure that [`Document::markdown`] renders: lists, tables, code
+    /// blocks, quotes, emphasis, inline code, links and images. Default: on.
+    ///
+    /// Turning it off makes extraction faster (every line's structure is otherwise built
+    /// and kept until the page ends) when the Markdown will not be asked for: text, JSON
+    /// without Markdown, metadata, lines. [`Document::markdown`] then renders every kept
+    /// line as a paragraph (a heading still as a heading), its text escaped as always,
+    /// without links or images. Text, metadata, lines and decisions are the same either
+    /// way.
+    ///
+    /// ```
+    /// use mainline::Options;
+    /// let page = "<ul><li>Salt from the *flats*, carried north.</li><li>Dates from the oasis, carried south.</li></ul>";
+    /// let full = Options::new().threshold(0.5).extract_str(page)?;
+    /// let plain = Options::new().threshold(0.5).markdown_structure(false).extract_str(page)?;
+    /// assert_eq!(plain.text(), full.text());
+    /// assert_eq!(full.markdown(), "- Salt from the \\*flats\\*, carried north.\n- Dates from the oasis, carried south.\n");
+    /// assert_eq!(plain.markdown(), "Salt from the \\*flats\\*, carried north.\n\nDates from the oasis, carried south.\n");
+    /// # Ok::<(), mainline::Error>(())
+    /// ```
+    pub fn markdown_structure(mut self, yes: bool) -> Self {
+        self.no_structure = !yes;
         self
     }
 
@@ -211,7 +239,7 @@ impl Options {
         Builder {
             ex: Extractor::new(self.scorer_or_builtin())
                 .with_metadata(true)
-                .with_structure(true),
+                .with_structure(!self.no_structure),
             opts: self.clone(),
             lines: Vec::new(),
             bytes: 0,
@@ -303,7 +331,8 @@ impl Document {
     }
 
     /// The main content as GitHub-flavoured Markdown (see [`crate::markdown`]), with
-    /// links and images as the [`Options`] say.
+    /// links and images as the [`Options`] say. With [`Options::markdown_structure`] off,
+    /// every kept line is a paragraph (a heading a heading), without links or images.
     pub fn markdown(&self) -> &str {
         self.markdown.get_or_init(|| {
             let mut r = Renderer::new(markdown::Options {
@@ -538,5 +567,40 @@ mod tests {
         assert_eq!(doc.text(), "Plain words win.");
         assert_eq!(doc.lines().len(), 2);
         assert_eq!(doc.kept_lines(), 1);
+    }
+    #[test]
+    fn without_structure_markdown_is_plain_paragraphs_and_the_rest_is_the_same() {
+        let page = "<title>Tides</title><h2>Crossing the <em>sands</em></h2>\
+                    <ol><li>Read the table of the tides before setting out.</li>\
+                    <li>Walk back <a href=/t>well before</a> the water returns.</li></ol>\
+                    <pre>low  06:12\n\nhigh 12:30</pre>\
+                    <table><tr><th>Day</th><th>Low water</th></tr><tr><td>Monday</td><td>06:12</td></tr></table>";
+        let opts = Options::new()
+            .threshold(0.0)
+            .links(true)
+            .markdown_in_json(true);
+        let full = opts.extract_str(page).unwrap();
+        let plain = opts.markdown_structure(false).extract_str(page).unwrap();
+        assert_eq!(plain.text(), full.text());
+        assert_eq!(plain.metadata(), full.metadata());
+        let stripped: Vec<Decision> = full
+            .lines()
+            .iter()
+            .cloned()
+            .map(|mut d| {
+                d.line.structure = None;
+                d
+            })
+            .collect();
+        assert_eq!(plain.lines(), stripped.as_slice());
+        assert!(full.markdown().contains("1. Read"), "{}", full.markdown());
+        assert_eq!(
+            plain.markdown(),
+            "## Crossing the sands\n\nRead the table of the tides before setting out.\n\n\
+             Walk back well before the water returns.\n\nlow  06:12\nhigh 12:30\n\n\
+             Day\n\nLow water\n\nMonday\n\n06:12\n"
+        );
+        assert_eq!(plain.to_json()["markdown"], plain.markdown());
+        assert_eq!(plain.to_json()["text"], full.to_json()["text"]);
     }
 }

@@ -525,10 +525,13 @@ impl Render {
         if !self.builtin {
             o = o.scorer(Arc::clone(scorer));
         }
+        // Without Markdown in the output, the lines' structure is not collected.
+        let markdown = self.markdown || format == Format::Markdown;
         let mut o = o
             .links(self.links)
             .images(self.images)
-            .markdown_in_json(self.markdown || format == Format::Markdown);
+            .markdown_in_json(markdown)
+            .markdown_structure(markdown);
         if let Some(url) = &self.url {
             o = o.url(url.clone());
         }
