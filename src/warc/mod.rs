@@ -236,6 +236,24 @@ impl<R: Read> Reader<R> {
         self
     }
 
+    /// Gives back a record that is no longer needed: its buffer is reused for a later
+    /// record instead of allocating and zeroing a new one. Optional; records may as well be
+    /// dropped.
+    ///
+    /// ```
+    /// use mainline::warc::Reader;
+    ///
+    /// let warc = b"WARC/1.0\r\nWARC-Type: request\r\nContent-Length: 0\r\n\r\n\r\n\r\n";
+    /// let mut reader = Reader::new(&warc[..]);
+    /// while let Some(Ok(record)) = reader.next() {
+    ///     assert_eq!(record.header("WARC-Type"), Some("request"));
+    ///     reader.recycle(record);
+    /// }
+    /// ```
+    pub fn recycle(&mut self, record: Record) {
+        self.src.recycle(record.data);
+    }
+
     /// Whether the input is gzip-compressed.
     pub fn is_gzip(&self) -> bool {
         self.src.is_gzip()

@@ -38,6 +38,12 @@ pub const RETAIN_BYTES: usize = 16 * 1024 * 1024;
 /// is streamed.
 pub const ONE_SHOT_BYTES: usize = 4 * 1024 * 1024;
 
+/// Most given-back buffers kept for later members, and most bytes they may hold.
+const SPARE_COUNT: usize = 16;
+const SPARE_BYTES: usize = 8 * 1024 * 1024;
+/// Smallest member decompressed into a given-back buffer.
+const SPARE_MIN: usize = 16 * 1024;
+
 /// Longest gzip member header accepted (file name and comment included).
 const MAX_GZIP_HEADER: usize = 64 * 1024;
 
@@ -94,6 +100,9 @@ pub struct Source<R> {
     /// most decompressed bytes a member may have to be decompressed that way.
     deflater: Option<Decompressor>,
     whole: Vec<u8>,
+    /// Buffers given back by [`Source::recycle`]: their initialised length is reused, so
+    /// that a member's output buffer is not zeroed again before libdeflate writes it.
+    spares: Vec<Vec<u8>>,
     one_shot_max: usize,
     state: State,
     /// Damage found after some bytes were decompressed: reported at the next read, so
@@ -117,6 +126,7 @@ impl<R: Read> Source<R> {
             crc: Crc::new(),
             deflater: None,
             whole: Vec::new(),
+            spares: Vec::new(),
             one_shot_max: RETAIN_BYTES,
             state: State::Between,
             fault: None,
@@ -148,6 +158,20 @@ impl<R: Read> Source<R> {
     /// Whether the input is gzip-compressed.
     pub fn is_gzip(&self) -> bool {
         self.gzip
+    }
+
+    /// Takes back a buffer that an earlier [`Source::read`] filled, to decompress a later
+    /// member into; keeps the longest [`SPARE_COUNT`] within [`SPARE_BYTES`].
+    pub fn recycle(&mut self, buf: Vec<u8>) {
+        self.spares.push(buf);
+        while self.spares.len() > SPARE_COUNT
+            || self.spares.iter().map(Vec::capacity).sum::<usize>() > SPARE_BYTES
+        {
+            let shortest = (0..self.spares.len()).min_by_key(|&i| self.spares[i].len());
+            if let Some(i) = shortest {
+                self.spares.swap_remove(i);
+            }
+        }
     }
 
     /// Offset in the (compressed) input where the current member starts.
@@ -292,7 +316,18 @@ impl<R: Read> Source<R> {
         if size > self.one_shot_max || size / 1032 > end - start {
             return Ok(());
         }
-        // NOTE: libdeflate overwrites every byte it reports; the old contents do not matter.
+        // NOTE: libdeflate overwrites every byte it reports; the old contents do not matter,
+        // so the shortest given-back buffer that is long enough is taken, and not zeroed.
+        // (Growing a shorter one would copy its old contents as well as zero the rest; a
+        // small member, a request or metadata record, would shorten a long one for little.)
+        if self.whole.len() < size && size >= SPARE_MIN {
+            let fits = (0..self.spares.len())
+                .filter(|&i| self.spares[i].len() >= size)
+                .min_by_key(|&i| self.spares[i].len());
+            if let Some(i) = fits {
+                self.whole = self.spares.swap_remove(i);
+            }
+        }
         if self.whole.len() < size {
             self.whole.resize(size, 0);
         }

@@ -21,7 +21,7 @@ use std::fs;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -40,6 +40,9 @@ const BATCH_RECORDS: usize = 64;
 
 /// Block bytes in one job (a job ends after the record that reaches it).
 const BATCH_BYTES: usize = 512 * 1024;
+
+/// Largest block of a record whose buffer is given back to the reader.
+const SPARE_BLOCK: usize = 1024 * 1024;
 
 /// Whether a file name is that of a WARC file: `.warc` or `.warc.gz`, in any case.
 pub fn is_warc(name: &OsStr) -> bool {
@@ -150,6 +153,33 @@ struct Jobs {
     next: usize,
     current: Option<(usize, Reader<mainline::input::Input>)>,
     max_payload: usize,
+    spares: Spares,
+}
+
+/// Records filtered already, whose buffers the reader reuses ([`Reader::recycle`]).
+#[derive(Clone, Default)]
+struct Spares(Arc<Mutex<Vec<Record>>>);
+
+impl Spares {
+    /// Keeps a filtered record for the reader, unless enough are waiting or its block is
+    /// large (the reader keeps only a few MiB of buffers).
+    fn give_back(&self, record: Record) {
+        if record.block().len() <= SPARE_BLOCK
+            && let Ok(mut v) = self.0.lock()
+            && v.len() < BATCH_RECORDS
+        {
+            v.push(record);
+        }
+    }
+
+    /// Hands the waiting records to `reader`.
+    fn refill<R: Read>(&self, reader: &mut Reader<R>) {
+        if let Ok(mut v) = self.0.lock() {
+            for r in v.drain(..) {
+                reader.recycle(r);
+            }
+        }
+    }
 }
 
 impl Iterator for Jobs {
@@ -159,6 +189,7 @@ impl Iterator for Jobs {
         loop {
             if let Some((file, reader)) = &mut self.current {
                 let file = *file;
+                self.spares.refill(reader);
                 let mut records = Vec::new();
                 let mut bytes = 0;
                 for r in reader.by_ref() {
@@ -213,6 +244,7 @@ fn execute(
     job: Job,
     engine: &Engine,
     options: &HtmlOptions,
+    spares: &Spares,
     out: &mut dyn Write,
 ) -> io::Result<Outcome> {
     match job {
@@ -240,60 +272,68 @@ fn execute(
                         o.errors.push(e.to_string());
                         error_line(&mut line, &e);
                     }
-                    Ok(record) => match record.html(options) {
-                        Ok(Content::Skip(why)) => {
-                            *o.skipped.entry(why.category().to_string()).or_default() += 1;
+                    Ok(record) => {
+                        let written = match record.html(options) {
+                            Ok(Content::Skip(why)) => {
+                                *o.skipped.entry(why.category().to_string()).or_default() += 1;
+                                false
+                            }
+                            Err(message) => {
+                                let e = RecordError {
+                                    offset: record.offset(),
+                                    id: record.id().map(str::to_string),
+                                    target_uri: record.target_uri().map(str::to_string),
+                                    date: record.date().map(str::to_string),
+                                    message,
+                                };
+                                o.errors.push(e.to_string());
+                                error_line(&mut line, &e);
+                                true
+                            }
+                            Ok(Content::Html(html)) => {
+                                o.html_bytes += html.body.len() as u64;
+                                let text = engine.warc_text(&html, record.target_uri());
+                                let error = match (&text, html.cut) {
+                                    (Err(e), _) => Some(e.clone()),
+                                    (Ok(_), true) => Some(format!(
+                                        "payload cut at {} bytes (the record's block is {} bytes)",
+                                        options.max_payload,
+                                        record.content_length()
+                                    )),
+                                    (Ok(_), false) => None,
+                                };
+                                match &error {
+                                    Some(message) => o.errors.push(
+                                        RecordError {
+                                            offset: record.offset(),
+                                            id: record.id().map(str::to_string),
+                                            target_uri: None,
+                                            date: None,
+                                            message: message.clone(),
+                                        }
+                                        .to_string(),
+                                    ),
+                                    None => o.pages += 1,
+                                }
+                                let (text, extra) = match text {
+                                    Ok((text, extra)) => (Some(text), extra),
+                                    Err(_) => (None, Extra::new()),
+                                };
+                                record_line(
+                                    &mut line,
+                                    &record,
+                                    text.as_deref(),
+                                    &extra,
+                                    error.as_deref(),
+                                );
+                                true
+                            }
+                        };
+                        spares.give_back(record);
+                        if !written {
                             continue;
                         }
-                        Err(message) => {
-                            let e = RecordError {
-                                offset: record.offset(),
-                                id: record.id().map(str::to_string),
-                                target_uri: record.target_uri().map(str::to_string),
-                                date: record.date().map(str::to_string),
-                                message,
-                            };
-                            o.errors.push(e.to_string());
-                            error_line(&mut line, &e);
-                        }
-                        Ok(Content::Html(html)) => {
-                            o.html_bytes += html.body.len() as u64;
-                            let text = engine.warc_text(&html, record.target_uri());
-                            let error = match (&text, html.cut) {
-                                (Err(e), _) => Some(e.clone()),
-                                (Ok(_), true) => Some(format!(
-                                    "payload cut at {} bytes (the record's block is {} bytes)",
-                                    options.max_payload,
-                                    record.content_length()
-                                )),
-                                (Ok(_), false) => None,
-                            };
-                            match &error {
-                                Some(message) => o.errors.push(
-                                    RecordError {
-                                        offset: record.offset(),
-                                        id: record.id().map(str::to_string),
-                                        target_uri: None,
-                                        date: None,
-                                        message: message.clone(),
-                                    }
-                                    .to_string(),
-                                ),
-                                None => o.pages += 1,
-                            }
-                            let (text, extra) = match text {
-                                Ok((text, extra)) => (Some(text), extra),
-                                Err(_) => (None, Extra::new()),
-                            };
-                            record_line(
-                                &mut line,
-                                &record,
-                                text.as_deref(),
-                                &extra,
-                                error.as_deref(),
-                            );
-                        }
-                    },
+                    }
                 }
                 out.write_all(&line)?;
             }
@@ -575,7 +615,9 @@ pub fn run(found: Vec<Found>, engine: Engine, settings: Settings) -> Result<Exit
         next: 0,
         current: None,
         max_payload: settings.max_payload,
+        spares: Spares::default(),
     };
+    let spares = jobs.spares.clone();
     let progress = (!settings.quiet
         && io::stderr().is_terminal()
         && (settings.out_dir.is_some() || !io::stdout().is_terminal()))
@@ -611,7 +653,7 @@ pub fn run(found: Vec<Found>, engine: Engine, settings: Settings) -> Result<Exit
                 let file = match &job {
                     Job::Records { file, .. } | Job::End { file, .. } => *file,
                 };
-                (file, execute(job, &engine, &options, out))
+                (file, execute(job, &engine, &options, &spares, out))
             },
             |event| match event {
                 ordered::Event::Data(bytes) => sink.file(current)?.write_all(&bytes),
@@ -632,7 +674,7 @@ pub fn run(found: Vec<Found>, engine: Engine, settings: Settings) -> Result<Exit
                 let file = match &job {
                     Job::Records { file, .. } | Job::End { file, .. } => *file,
                 };
-                let o = execute(job, &engine, &options, sink.file(file)?);
+                let o = execute(job, &engine, &options, &spares, sink.file(file)?);
                 consume(o, &mut sink)?;
             }
             Ok(())
