@@ -39,8 +39,8 @@ pub const RETAIN_BYTES: usize = 16 * 1024 * 1024;
 pub const ONE_SHOT_BYTES: usize = 4 * 1024 * 1024;
 
 /// Most given-back buffers kept for later members, and most bytes they may hold.
-const SPARE_COUNT: usize = 16;
-const SPARE_BYTES: usize = 8 * 1024 * 1024;
+const SPARE_COUNT: usize = 8;
+const SPARE_BYTES: usize = 2 * 1024 * 1024;
 /// Smallest member decompressed into a given-back buffer.
 const SPARE_MIN: usize = 16 * 1024;
 
