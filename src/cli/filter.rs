@@ -749,20 +749,13 @@ impl Engine {
                 }
                 let (decoded, encoding) = mainline::warc::decode(html);
                 let doc = options.extract_str(&decoded).map_err(|e| e.to_string())?;
-                let mut fields = match doc.to_json() {
-                    serde_json::Value::Object(o) => o,
-                    _ => unreachable!("a document is a JSON object"),
-                };
-                if *format == Format::Markdown {
-                    fields.retain(|k, _| k == "markdown");
-                }
-                fields.remove("text");
+                let (text, mut fields) = record_fields(&doc, *format);
                 fields.remove("url");
                 if let Some(e) = fields.get_mut("encoding") {
                     // The page was decoded here, before extract_str saw it.
                     *e = serde_json::Value::from(encoding.name());
                 }
-                Ok((doc.text().to_string(), fields))
+                Ok((text, fields))
             }
             Engine::Lines { scorer, .. } => mainline::warc::extract_text(html, Arc::clone(scorer))
                 .map(|text| (text, jsonl::Extra::new()))
@@ -803,15 +796,7 @@ impl Engine {
                 let mut b = render.options(scorer, *format).builder_str();
                 feed(&mut |piece| b.write(piece).map_err(|e| e.to_string()))?;
                 let doc = b.end().map_err(|e| e.to_string())?;
-                let mut fields = match doc.to_json() {
-                    serde_json::Value::Object(o) => o,
-                    _ => unreachable!("a document is a JSON object"),
-                };
-                if *format == Format::Markdown {
-                    fields.retain(|k, _| k == "markdown");
-                }
-                fields.remove("text");
-                Ok((doc.text().to_string(), fields))
+                Ok(record_fields(&doc, *format))
             }
             Engine::Lines { scorer, .. } => {
                 let mut ex = Extractor::new(Arc::clone(scorer));
@@ -1161,6 +1146,21 @@ fn write_decision(out: &mut dyn Write, doc: &str, d: &Decision, format: Format) 
             out.write_all(b"\n")
         }
     }
+}
+
+/// A document's text, and the fields its record gains beside it: every field of
+/// [`mainline::Document::to_json`] but `text` for `--format json`, only `markdown` for
+/// `--format markdown`.
+fn record_fields(doc: &mainline::Document, format: Format) -> (String, jsonl::Extra) {
+    let mut fields = match doc.to_json() {
+        serde_json::Value::Object(o) => o,
+        _ => unreachable!("a document is a JSON object"),
+    };
+    if format == Format::Markdown {
+        fields.retain(|k, _| k == "markdown");
+    }
+    fields.remove("text");
+    (doc.text().to_string(), fields)
 }
 
 #[cfg(test)]
