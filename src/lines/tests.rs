@@ -1,4 +1,10 @@
+use std::sync::Arc;
+
+use super::elements::style_hides;
+use super::guard::Limits;
 use super::*;
+use crate::Error;
+use crate::input::PRESCAN_BYTES;
 
 fn texts(html: &str) -> Vec<String> {
     split(html.as_bytes())

@@ -1,0 +1,141 @@
+//! The line being built: text added to it, where it sits (recorded when its first
+//! character arrives), and where it ends, at a line-breaking tag or inside text.
+
+use std::sync::Arc;
+
+use super::line::{Line, NO_ELEMENT, PATH_LEVELS, Totals};
+use super::state::State;
+use super::{Block, MAX_ANCESTORS};
+
+/// Bytes reserved for a line's text when its first characters arrive.
+const LINE_RESERVE: usize = 128;
+
+/// The line being built.
+#[derive(Debug, Default)]
+pub(super) struct Current {
+    pub(super) text: String,
+    pub(super) link_bytes: u64,
+    pub(super) pending_space: bool,
+    /// The last text added was inside a link.
+    pub(super) prev_link: bool,
+    pub(super) block: Block,
+    pub(super) heading: u8,
+    pub(super) depth: u32,
+    pub(super) context: u16,
+    pub(super) hints: u16,
+    pub(super) ancestors: Vec<Arc<str>>,
+}
+
+impl State {
+    pub(super) fn push_str(&mut self, s: &str, link: bool) {
+        if self.cur.text.is_empty() {
+            // NOTE: room for a typical line at once, rather than growing from nothing.
+            self.cur.text.reserve(s.len().max(LINE_RESERVE));
+            self.capture_context();
+        } else if self.cur.pending_space {
+            self.cur.text.push(' ');
+            if link && self.cur.prev_link {
+                self.cur.link_bytes += 1;
+            }
+        }
+        self.cur.pending_space = false;
+        self.cur.prev_link = link;
+        self.cur.text.push_str(s);
+        if link {
+            self.cur.link_bytes += s.len() as u64;
+        }
+    }
+
+    /// Records where the current line sits, when its first character arrives.
+    fn capture_context(&mut self) {
+        let cur = &mut self.cur;
+        cur.context = self.ctx_now;
+        cur.hints = self.hints_now;
+        cur.depth = self.stack.len() as u32 + self.overflow;
+        cur.block = Block::Body;
+        cur.heading = 0;
+        if let Some(open) = self.stack.iter().rev().take(64).find(|o| o.breaks) {
+            cur.block = open.block;
+            cur.heading = open.heading;
+        }
+        cur.ancestors.clear();
+        cur.ancestors.extend(
+            self.stack
+                .iter()
+                .rev()
+                .filter_map(|o| o.descriptor.clone())
+                .take(MAX_ANCESTORS),
+        );
+        if let Some(sh) = self.shape.as_deref_mut() {
+            sh.line_starts(cur.block == Block::Cell);
+        }
+    }
+
+    /// Ends the current line at a tag that starts at `pos`.
+    pub(super) fn break_at(&mut self, pos: u64) {
+        self.cur.pending_space = false;
+        if !self.cur.text.is_empty() {
+            self.close(pos);
+        }
+    }
+
+    /// Ends the current line inside a text node, `decoded` bytes (as counted by
+    /// [`State::push_decoded`]) after the node's start.
+    pub(super) fn split_in_text(&mut self, decoded: u64) {
+        self.cur.pending_space = false;
+        if !self.cur.text.is_empty() {
+            let pos = self.last_token_end + decoded;
+            self.close(pos);
+        }
+    }
+
+    fn close(&mut self, pos: u64) {
+        let end = pos.min(self.max_seen).max(self.line_start);
+        let cur = std::mem::take(&mut self.cur);
+        let text_bytes = cur.text.len() as u64;
+        // Every open element counts the line; the line reads the totals of the second and
+        // third nearest line-breaking elements (its block's container and region).
+        let mut blocks = [Totals::default(); 3];
+        let mut path = [NO_ELEMENT; PATH_LEVELS];
+        let mut found = 0;
+        for open in self.stack.iter_mut().rev() {
+            open.totals.add(text_bytes, cur.link_bytes);
+            if open.breaks {
+                if found < 3 {
+                    blocks[found] = open.totals;
+                }
+                if found < PATH_LEVELS {
+                    path[found] = open.id;
+                }
+                found += 1;
+            }
+        }
+        if let Some(m) = self.meta.as_deref_mut() {
+            m.line(&cur.text, cur.heading, cur.context, &cur.ancestors);
+        }
+        let structure = self
+            .shape
+            .as_deref_mut()
+            .and_then(|s| s.line_ends(cur.text.len()));
+        self.queue.push_back(Line {
+            index: self.index,
+            text: cur.text,
+            start: self.line_start,
+            html_bytes: end - self.line_start,
+            text_bytes,
+            link_bytes: cur.link_bytes,
+            block: cur.block,
+            heading: cur.heading,
+            depth: cur.depth,
+            context: cur.context,
+            hints: cur.hints,
+            container: blocks[1],
+            region: blocks[2],
+            ancestors: cur.ancestors,
+            path,
+            structure,
+        });
+        self.index += 1;
+        self.line_start = end;
+    }
+}

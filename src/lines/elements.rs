@@ -1,0 +1,489 @@
+//! Start and end tags: the elements kept on the splitter's stack and what each adds to the
+//! lines inside it (context, class/id hints, `tag.class#id` descriptors), where the head
+//! ends, and the `<meta>` that may switch the encoding while it is only guessed.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use encoding_rs::Encoding;
+
+#[cfg(doc)]
+use super::Splitter;
+use super::guard::{AttrSpan, EndTag, StartTag};
+use super::line::Totals;
+use super::state::{OVERFLOW_ID, Open, State};
+use super::tags::{class_hints, classify, role_ctx};
+use super::{MAX_DESCRIPTOR_BYTES, MAX_STACK, ctx, hint, shape};
+
+impl State {
+    /// An end tag: the elements it closes on the tokenizer's open-element stack end, nearest
+    /// first, each with the end tag's location (as `lol_html` would run their end-tag
+    /// handlers).
+    pub(super) fn end_tags(&mut self, end: EndTag) {
+        while self.tokenizer_open.len() > end.depth {
+            if let Some(Some((id, breaks))) = self.tokenizer_open.pop() {
+                self.end_tag(id, breaks, end.start as usize..end.end as usize);
+            }
+        }
+    }
+
+    /// A start tag; `bytes` gives the input bytes between two offsets within the tag.
+    pub(super) fn start_tag<'b>(
+        &mut self,
+        tag: &StartTag,
+        attrs: &[AttrSpan],
+        bytes: &dyn Fn(u64, u64) -> &'b [u8],
+    ) -> Option<(u32, bool)> {
+        let loc = tag.start as usize..tag.end as usize;
+        self.see(loc.end);
+        self.last_token_end = loc.end as u64;
+        self.node_decoded = 0;
+        let encoding = self.encoding.unwrap_or(encoding_rs::UTF_8);
+        let name_bytes = bytes(tag.start + 1, tag.start + 1 + tag.name_len as u64);
+        if self.adjust && !self.body_started && name_bytes.eq_ignore_ascii_case(b"meta") {
+            self.meta(attrs, bytes, encoding);
+        }
+        if self.meta.is_some() && crate::meta::wanted(name_bytes) {
+            self.collect(tag, name_bytes, attrs, bytes, encoding);
+        }
+        if self.ctx_now & ctx::SKIP != 0 {
+            // NOTE: nothing inside script/svg/template/… becomes text, so its elements
+            // need neither line breaks nor a place on the stack (which saves an end-tag
+            // handler per element; svg icons can hold hundreds).
+            return None;
+        }
+        let mut name_buf = [0u8; 32];
+        let name = tag_name(name_bytes, encoding, &mut name_buf);
+        if !self.body_started && !in_head(&name) {
+            self.body_started = true;
+        }
+        if name == "head" {
+            // NOTE: the head is not an element a line can be inside. In HTML's tree
+            // construction ("in head", "after head") it holds only base, link, meta,
+            // title, style, script, template, noscript and noframes; the first other start
+            // tag (body, p, div, an unknown element …) or the first text that is not white
+            // space ends it and starts the body, whether `</head>` was written or not, and
+            // a second `<head>` is ignored. What the head holds is hidden by those elements
+            // themselves (title, style, script, template and noframes hide their content;
+            // base, link and meta are void), so leaving `head` off the stack reads a page
+            // as those rules do: a head without `</head>`, with more `<head>` start tags
+            // than end tags, or whose `</head>` an unclosed comment or script swallowed
+            // ends at the first content, and the lines of the body are the same as with
+            // `</head>`. (`noscript` is read as with scripting disabled: the standard's "in
+            // head noscript" mode ends the head at a start tag other than link, meta,
+            // style and noframes, and its text is the body's.)
+            return None;
+        }
+        let info = classify(&name);
+        if info.breaks {
+            self.break_at(loc.start as u64);
+        }
+        if self.shape.is_some() && shape::wanted(&name) {
+            self.shape_start(&name, tag, attrs, bytes, encoding);
+        }
+        if !tag.content {
+            return None;
+        }
+
+        let mut ctx_bits = info.ctx;
+        let mut hints = 0u16;
+        let mut descriptor: Option<Descriptor> = None;
+        for attr in attrs {
+            // Only names of the lengths looked for below are worth reading.
+            if !matches!(attr.name_len, 2 | 4 | 5 | 6 | 8 | 11) {
+                continue;
+            }
+            let attr_name = AttrName::of(bytes(attr.name, attr.name + attr.name_len as u64));
+            if attr_name == AttrName::Other {
+                continue;
+            }
+            let value = || attr_value(attr, bytes, encoding);
+            match attr_name {
+                AttrName::Class | AttrName::Id => {
+                    let value = value();
+                    hints |= class_hints(&value);
+                    let d = descriptor.get_or_insert_with(|| {
+                        let mut d = Descriptor::default();
+                        d.push(&name);
+                        d
+                    });
+                    if attr_name == AttrName::Class {
+                        for word in value.split_ascii_whitespace() {
+                            if d.len() >= MAX_DESCRIPTOR_BYTES {
+                                break;
+                            }
+                            d.push(".");
+                            d.push(word);
+                        }
+                    } else if d.len() < MAX_DESCRIPTOR_BYTES {
+                        d.push("#");
+                        d.push(value.trim());
+                    }
+                }
+                AttrName::Role => ctx_bits |= role_ctx(&value()),
+                AttrName::Hidden => hints |= hint::HIDDEN,
+                AttrName::AriaHidden if value().eq_ignore_ascii_case("true") => {
+                    hints |= hint::HIDDEN;
+                }
+                AttrName::Style if style_hides(&value()) => hints |= hint::HIDDEN,
+                AttrName::Itemprop if value().eq_ignore_ascii_case("articlebody") => {
+                    ctx_bits |= ctx::ARTICLE;
+                }
+                _ => {}
+            }
+        }
+        if !info.breaks && ctx_bits == 0 && hints == 0 && descriptor.is_none() {
+            // NOTE: a plain inline element (span, b, em, code, …) changes nothing a line
+            // records, so it is not tracked: this saves an end-tag handler per element.
+            // Line::depth therefore counts the elements that matter, not every one.
+            return None;
+        }
+        if self.stack.len() >= MAX_STACK {
+            self.overflow += 1;
+            return Some((OVERFLOW_ID, info.breaks));
+        }
+        let descriptor = descriptor.map(|d| d.finish());
+
+        let id = self.next_id;
+        self.next_id = self.next_id.wrapping_add(1) % OVERFLOW_ID;
+        for bit in set_bits(ctx_bits) {
+            self.ctx_counts[bit] += 1;
+        }
+        for bit in set_bits(hints) {
+            self.hint_counts[bit] += 1;
+        }
+        self.ctx_now |= ctx_bits;
+        self.hints_now |= hints;
+        self.stack.push(Open {
+            id,
+            breaks: info.breaks,
+            block: info.block,
+            heading: info.heading,
+            ctx: ctx_bits,
+            hints,
+            descriptor,
+            totals: Totals::default(),
+        });
+        Some((id, info.breaks))
+    }
+
+    fn end_tag(&mut self, id: u32, breaks: bool, loc: std::ops::Range<usize>) {
+        self.see(loc.end);
+        if breaks {
+            self.break_at(loc.start as u64);
+        }
+        if id == OVERFLOW_ID {
+            self.overflow = self.overflow.saturating_sub(1);
+        } else if let Some(pos) = self.stack.iter().rposition(|o| o.id == id) {
+            self.pop_to(pos);
+        }
+        self.last_token_end = self.last_token_end.max(loc.end as u64);
+        self.node_decoded = 0;
+    }
+
+    /// Pops the element at `pos` and everything above it.
+    fn pop_to(&mut self, pos: usize) {
+        self.overflow = 0;
+        while self.stack.len() > pos {
+            let open = self.stack.pop().expect("stack is longer than pos");
+            for bit in set_bits(open.ctx) {
+                self.ctx_counts[bit] -= 1;
+                if self.ctx_counts[bit] == 0 {
+                    self.ctx_now &= !(1 << bit);
+                }
+            }
+            for bit in set_bits(open.hints) {
+                self.hint_counts[bit] -= 1;
+                if self.hint_counts[bit] == 0 {
+                    self.hints_now &= !(1 << bit);
+                }
+            }
+        }
+    }
+
+    /// Gives a start tag that matters to the structure to [`shape::Shapes`].
+    fn shape_start<'b>(
+        &mut self,
+        name: &str,
+        tag: &StartTag,
+        attrs: &[AttrSpan],
+        bytes: &dyn Fn(u64, u64) -> &'b [u8],
+        encoding: &'static Encoding,
+    ) {
+        let depth = self.tokenizer_open.len();
+        let at =
+            self.cur.text.len() + usize::from(self.cur.pending_space && !self.cur.text.is_empty());
+        let get = |key: &str| -> Option<Cow<'b, str>> {
+            attrs
+                .iter()
+                .find(|a| {
+                    bytes(a.name, a.name + a.name_len as u64).eq_ignore_ascii_case(key.as_bytes())
+                })
+                .map(|a| match attr_value(a, bytes, encoding) {
+                    Cow::Borrowed(v) => htmlize::unescape(v),
+                    Cow::Owned(v) => Cow::Owned(htmlize::unescape(v).into_owned()),
+                })
+        };
+        if let Some(sh) = self.shape.as_deref_mut() {
+            sh.start_tag(name, &get, depth, at, tag.content);
+        }
+    }
+
+    /// Gives a start tag that matters to metadata to the collector.
+    fn collect<'b>(
+        &mut self,
+        tag: &StartTag,
+        name: &[u8],
+        attrs: &[AttrSpan],
+        bytes: &dyn Fn(u64, u64) -> &'b [u8],
+        encoding: &'static Encoding,
+    ) {
+        let depth = self.tokenizer_open.len();
+        let Some(m) = self.meta.as_deref_mut() else {
+            return;
+        };
+        // NOTE: the names wanted are ASCII and at most 6 bytes long ([`crate::meta::wanted`]);
+        // attributes are read only when the collector asks for them.
+        let mut lower = [0u8; 8];
+        let n = name.len().min(lower.len());
+        lower[..n].copy_from_slice(&name[..n]);
+        lower[..n].make_ascii_lowercase();
+        let name = String::from_utf8_lossy(&lower[..n]);
+        let get = |key: &str| -> Option<Cow<'b, str>> {
+            attrs
+                .iter()
+                .find(|a| {
+                    bytes(a.name, a.name + a.name_len as u64).eq_ignore_ascii_case(key.as_bytes())
+                })
+                .map(|a| attr_value(a, bytes, encoding))
+        };
+        m.start_tag(&name, &get, tag.end, depth, tag.content);
+    }
+
+    /// A `<meta>` in the head when the encoding was guessed. `lol_html`'s rule, which
+    /// mainline keeps there, switches the decoding to the first ASCII-compatible charset one
+    /// declares (from the next token on); [`State::source_len`] follows a rule of its own,
+    /// as it always has. Once the body has started, or when the bytes have shown UTF-8, a
+    /// `<meta>` changes nothing (see [`Splitter::begin`]).
+    fn meta<'b>(
+        &mut self,
+        attrs: &[AttrSpan],
+        bytes: &dyn Fn(u64, u64) -> &'b [u8],
+        encoding: &'static Encoding,
+    ) {
+        let get = |name: &str| -> Option<Cow<'b, str>> {
+            attrs
+                .iter()
+                .find(|a| {
+                    bytes(a.name, a.name + a.name_len as u64).eq_ignore_ascii_case(name.as_bytes())
+                })
+                .map(|a| attr_value(a, bytes, encoding))
+        };
+        let ascii = |label: &[u8]| {
+            Encoding::for_label_no_replacement(label).filter(|e| e.is_ascii_compatible())
+        };
+        if !self.charset_found {
+            let label = get("charset").map(Cow::into_owned).or_else(|| {
+                get("http-equiv")
+                    .filter(|h| h.eq_ignore_ascii_case("content-type"))
+                    .and_then(|_| mime_charset(&get("content")?).map(String::from))
+            });
+            if let Some(encoding) = label.and_then(|l| ascii(l.trim().as_bytes())) {
+                self.charset_found = true;
+                self.utf8 = encoding == encoding_rs::UTF_8;
+            }
+        }
+        if self.encoding_found {
+            return;
+        }
+        let charset = get("charset").and_then(|cs| ascii(cs.as_bytes()));
+        let charset = charset.or_else(|| {
+            get("http-equiv")
+                .filter(|h| h.eq_ignore_ascii_case("Content-Type"))
+                .and_then(|_| {
+                    let mime = get("content")?.parse::<mime::Mime>().ok()?;
+                    ascii(mime.get_param("charset")?.as_str().as_bytes())
+                })
+        });
+        if let Some(charset) = charset {
+            self.encoding_found = true;
+            self.encoding = Some(charset);
+        }
+    }
+}
+
+/// A `tag.class#id` descriptor being built: its first bytes, enough to cut it to
+/// [`MAX_DESCRIPTOR_BYTES`] at a character boundary.
+// NOTE: built in place and allocated once, as an `Arc<str>`, when the element is kept.
+#[derive(Debug)]
+struct Descriptor {
+    buf: [u8; MAX_DESCRIPTOR_BYTES + 8],
+    /// Bytes kept in `buf` (the descriptor's length, or `buf.len()` when it is longer).
+    len: usize,
+}
+
+impl Default for Descriptor {
+    fn default() -> Self {
+        Descriptor {
+            buf: [0; MAX_DESCRIPTOR_BYTES + 8],
+            len: 0,
+        }
+    }
+}
+
+impl Descriptor {
+    fn push(&mut self, s: &str) {
+        let n = s.len().min(self.buf.len() - self.len);
+        self.buf[self.len..self.len + n].copy_from_slice(&s.as_bytes()[..n]);
+        self.len += n;
+    }
+
+    /// The length so far, exact up to [`MAX_DESCRIPTOR_BYTES`] and beyond it at least
+    /// `MAX_DESCRIPTOR_BYTES + 1`.
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The descriptor, cut to [`MAX_DESCRIPTOR_BYTES`] at a character boundary.
+    fn finish(&self) -> Arc<str> {
+        let mut cut = self.len;
+        if cut > MAX_DESCRIPTOR_BYTES {
+            cut = MAX_DESCRIPTOR_BYTES;
+            // Back to the start of the character the cut falls in.
+            while self.buf[cut] & 0xC0 == 0x80 {
+                cut -= 1;
+            }
+        }
+        Arc::from(std::str::from_utf8(&self.buf[..cut]).expect("cut at a character boundary"))
+    }
+}
+
+/// The positions of the bits set in `bits`, lowest first (most elements set none or one).
+fn set_bits(mut bits: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if bits == 0 {
+            return None;
+        }
+        let bit = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        Some(bit)
+    })
+}
+
+/// The attributes [`State::start_tag`] looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AttrName {
+    Class,
+    Id,
+    Role,
+    Hidden,
+    AriaHidden,
+    Style,
+    Itemprop,
+    Other,
+}
+
+impl AttrName {
+    /// By name, in any case.
+    fn of(name: &[u8]) -> Self {
+        const NAMES: [(&[u8], AttrName); 7] = [
+            (b"class", AttrName::Class),
+            (b"id", AttrName::Id),
+            (b"role", AttrName::Role),
+            (b"hidden", AttrName::Hidden),
+            (b"aria-hidden", AttrName::AriaHidden),
+            (b"style", AttrName::Style),
+            (b"itemprop", AttrName::Itemprop),
+        ];
+        NAMES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map_or(AttrName::Other, |&(_, a)| a)
+    }
+}
+
+/// Whether an element belongs in the head (HTML's "in head" and "after head" insertion
+/// modes; `html` and `head` themselves start nothing either).
+fn in_head(name: &str) -> bool {
+    matches!(
+        name,
+        "html"
+            | "head"
+            | "base"
+            | "basefont"
+            | "bgsound"
+            | "link"
+            | "meta"
+            | "title"
+            | "noscript"
+            | "noframes"
+            | "style"
+            | "script"
+            | "template"
+    )
+}
+
+/// A start tag's name as `lol_html` gives it: decoded, ASCII letters in lower case (ASCII
+/// names, nearly all, are lower-cased into `buf` when they fit).
+fn tag_name<'a>(raw: &[u8], encoding: &'static Encoding, buf: &'a mut [u8; 32]) -> Cow<'a, str> {
+    if raw.len() <= buf.len() && raw.is_ascii() {
+        let buf = &mut buf[..raw.len()];
+        for (d, &b) in buf.iter_mut().zip(raw) {
+            *d = b.to_ascii_lowercase();
+        }
+        if let Ok(name) = std::str::from_utf8(buf) {
+            return Cow::Borrowed(name);
+        }
+    }
+    Cow::Owned(encoding.decode(raw).0.to_ascii_lowercase())
+}
+
+/// An attribute's value as `lol_html` gives it: decoded, character references left as they
+/// are (ASCII values, nearly all, are borrowed as they are).
+fn attr_value<'b>(
+    attr: &AttrSpan,
+    bytes: &dyn Fn(u64, u64) -> &'b [u8],
+    encoding: &'static Encoding,
+) -> Cow<'b, str> {
+    let raw = attr
+        .value
+        .map_or(&b""[..], |(start, end)| bytes(start, end));
+    match std::str::from_utf8(raw) {
+        Ok(value) if raw.is_ascii() => Cow::Borrowed(value),
+        _ => Cow::Owned(encoding.decode(raw).0.into_owned()),
+    }
+}
+
+/// Whether an inline `style` hides the element (`display: none` or `visibility: hidden`,
+/// in any case and spacing).
+pub(super) fn style_hides(style: &str) -> bool {
+    let compact = style
+        .bytes()
+        .filter(|b| !b.is_ascii_whitespace())
+        .map(|b| b.to_ascii_lowercase());
+    let mut window = [0u8; 17];
+    for b in compact {
+        window.copy_within(1.., 0);
+        window[16] = b;
+        if window.ends_with(b"display:none") || window.ends_with(b"visibility:hidden") {
+            return true;
+        }
+    }
+    false
+}
+
+/// The `charset` parameter of a MIME type such as `text/html; charset=windows-1252` (as
+/// the tokenizer reads a `<meta http-equiv="content-type">`: a `type/subtype` first).
+fn mime_charset(content: &str) -> Option<&str> {
+    let mut parts = content.split(';');
+    let (kind, sub) = parts.next()?.trim().split_once('/')?;
+    if kind.is_empty() || sub.is_empty() {
+        return None;
+    }
+    parts.find_map(|p| {
+        let (name, value) = p.split_once('=')?;
+        name.trim()
+            .eq_ignore_ascii_case("charset")
+            .then(|| value.trim().trim_matches('"'))
+    })
+}

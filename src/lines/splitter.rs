@@ -1,0 +1,447 @@
+//! The splitter itself: it holds the first bytes back until the encoding is chosen,
+//! transcodes inputs that are not ASCII-compatible, feeds the guard in bounded pieces and
+//! hands its reports to the [`State`], forgetting the bytes no later report refers to.
+
+use encoding_rs::{Decoder, Encoding};
+
+use super::guard::{Guard, Limits};
+use super::line::Line;
+use super::state::State;
+#[cfg(doc)]
+use super::{MAX_ATTRIBUTES, MAX_OPEN_ELEMENTS, MAX_TAG_BYTES, Structure};
+use crate::input::{self, DETECT_BYTES, EncodingSource, PRESCAN_BYTES, Sniffed, Utf8Evidence};
+use crate::{Error, Result};
+
+enum Stage {
+    /// Collecting the first bytes to choose the encoding.
+    Sniffing(Vec<u8>),
+    Running {
+        /// For encodings that are not ASCII-compatible (UTF-16, ISO-2022-JP): decoder to
+        /// UTF-8.
+        transcoder: Option<Decoder>,
+        guard: Box<Guard>,
+    },
+    Ended,
+    Failed,
+}
+
+/// Streaming line splitter. See the [module documentation](super).
+pub struct Splitter {
+    state: Box<State>,
+    stage: Stage,
+    /// Bytes given to the tokenizer (after transcoding, if any).
+    fed: u64,
+    /// Bytes given to [`Splitter::write`].
+    written: u64,
+    sniffed: Option<Sniffed>,
+    /// A charset given from outside the document (an HTTP header's).
+    transport: Option<&'static encoding_rs::Encoding>,
+    trailing: u64,
+    limits: Limits,
+    /// The guard's output from offset `out_start` on: what later events may still refer to
+    /// and the bytes of the last piece.
+    out: Vec<u8>,
+    out_start: u64,
+    /// An encoding given by the caller ([`Splitter::with_encoding`]).
+    given: Option<&'static Encoding>,
+}
+
+impl Default for Splitter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::fmt::Debug for Splitter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Splitter")
+            .field("written", &self.written)
+            .field("sniffed", &self.sniffed)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Splitter {
+    /// A splitter for one document.
+    pub fn new() -> Self {
+        Splitter {
+            state: Box::default(),
+            stage: Stage::Sniffing(Vec::new()),
+            fed: 0,
+            written: 0,
+            sniffed: None,
+            transport: None,
+            trailing: 0,
+            limits: Limits::default(),
+            out: Vec::new(),
+            out_start: 0,
+            given: None,
+        }
+    }
+
+    /// Decodes the document with `encoding` (a charset given from outside it, such as an
+    /// HTTP header's) unless it starts with a byte order mark; `None` leaves the choice to
+    /// the document ([`input::sniff`]). See [`input::sniff_with_transport`]; unlike
+    /// [`Splitter::with_encoding`], a byte order mark still wins. Set it before the first
+    /// [`Splitter::write`].
+    ///
+    /// ```
+    /// use mainline::lines::Splitter;
+    /// let mut s = Splitter::new().with_transport_encoding(Some(encoding_rs::WINDOWS_1252));
+    /// s.write(b"<meta charset=utf-8><p>caf")?;
+    /// s.write(b"\xe9</p>")?;
+    /// s.end()?;
+    /// assert_eq!(s.next_line().unwrap().text, "caf\u{e9}");
+    /// # Ok::<(), mainline::Error>(())
+    /// ```
+    pub fn with_transport_encoding(
+        mut self,
+        encoding: Option<&'static encoding_rs::Encoding>,
+    ) -> Self {
+        self.transport = encoding;
+        self
+    }
+
+    /// A splitter with other limits than [`MAX_TAG_BYTES`], [`MAX_ATTRIBUTES`] and
+    /// [`MAX_OPEN_ELEMENTS`] (small ones make the cuts easy to test).
+    #[cfg(test)]
+    pub(super) fn with_limits(limits: Limits) -> Self {
+        Splitter {
+            limits,
+            ..Splitter::new()
+        }
+    }
+
+    /// Feeds the next piece of the document. Pieces may be of any size and may split
+    /// tags, characters and character references anywhere.
+    ///
+    /// The first bytes are held back until the encoding is known: up to [`PRESCAN_BYTES`]
+    /// when UTF-8 is declared (or a byte order mark says so), up to [`DETECT_BYTES`] when no
+    /// encoding is declared or a legacy one is (whether the bytes contradict it decides).
+    ///
+    /// # Errors
+    /// [`Error::NotHtml`] when the input starts with the signature of a binary format; the
+    /// splitter is unusable afterwards.
+    pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        self.written += bytes.len() as u64;
+        match &mut self.stage {
+            Stage::Sniffing(head)
+                if head.is_empty()
+                    && (self.given.is_some() || sniffing_done(bytes, 0, self.transport)) =>
+            {
+                // NOTE: a first write that settles the encoding by itself goes to the
+                // tokenizer without being copied (a whole page is often written at once).
+                self.stage = Stage::Sniffing(Vec::new());
+                self.begin(bytes, false)
+            }
+            Stage::Sniffing(head) => {
+                let before = head.len();
+                head.extend_from_slice(bytes);
+                if sniffing_done(head, before, self.transport) {
+                    self.start(false)?;
+                }
+                Ok(())
+            }
+            Stage::Running { .. } => {
+                self.feed(bytes);
+                Ok(())
+            }
+            Stage::Ended => Err(Error::Other("write after end".into())),
+            Stage::Failed => Err(Error::Html("the splitter failed earlier".into())),
+        }
+    }
+
+    /// Ends the document: the last line is completed and [`Splitter::trailing_bytes`] set.
+    ///
+    /// # Errors
+    /// As for [`Splitter::write`].
+    pub fn end(&mut self) -> Result<()> {
+        if let Stage::Sniffing(_) = self.stage {
+            self.start(true)?;
+        }
+        match std::mem::replace(&mut self.stage, Stage::Failed) {
+            Stage::Running {
+                transcoder,
+                mut guard,
+            } => {
+                let mut bytes = Vec::new();
+                if let Some(mut decoder) = transcoder {
+                    transcode(&mut decoder, &[], true, &mut bytes);
+                    self.fed += bytes.len() as u64;
+                }
+                if !guard.scan(&bytes, &mut self.out) {
+                    self.out.extend_from_slice(&bytes);
+                }
+                guard.finish(&mut self.out);
+                Self::events(
+                    &mut self.state,
+                    &mut guard,
+                    &mut self.out,
+                    &mut self.out_start,
+                    None,
+                );
+                let st = &mut self.state;
+                st.finish(self.fed);
+                self.trailing = self.fed - st.line_start;
+                self.stage = Stage::Ended;
+                Ok(())
+            }
+            Stage::Ended => {
+                self.stage = Stage::Ended;
+                Ok(())
+            }
+            Stage::Failed => Err(Error::Html("the splitter failed earlier".into())),
+            Stage::Sniffing(_) => unreachable!("start() leaves the sniffing stage"),
+        }
+    }
+
+    /// The next complete line, if any.
+    pub fn next_line(&mut self) -> Option<Line> {
+        self.state.queue.pop_front()
+    }
+
+    /// Bytes given to the tokenizer so far: the input length, or for transcoded inputs
+    /// (UTF-16, ISO-2022-JP) the length of their UTF-8 transcoding.
+    pub fn input_bytes(&self) -> u64 {
+        self.fed
+    }
+
+    /// Bytes after the end of the last line (known after [`Splitter::end`]).
+    pub fn trailing_bytes(&self) -> u64 {
+        self.trailing
+    }
+
+    /// The encoding chosen for the document, once known.
+    pub fn encoding(&self) -> Option<Sniffed> {
+        self.sniffed
+    }
+
+    /// Whether to collect the page's [`Metadata`](crate::meta::Metadata) as it is read (off
+    /// by default). Set it before the first [`Splitter::write`].
+    ///
+    /// ```
+    /// let mut s = mainline::lines::Splitter::new().with_metadata(true);
+    /// s.write(b"<title>Hi</title><p>Some text.</p>")?;
+    /// s.end()?;
+    /// assert!(s.head_done());
+    /// assert_eq!(s.metadata().unwrap().title.as_deref(), Some("Hi"));
+    /// # Ok::<(), mainline::Error>(())
+    /// ```
+    pub fn with_metadata(mut self, yes: bool) -> Self {
+        self.state.meta = yes.then(Box::default);
+        self
+    }
+
+    /// Decode the document with `encoding` whatever it declares (a byte order mark, a
+    /// `<meta charset>`), without holding back its first bytes: for text that is already
+    /// decoded, such as a Rust `&str` with UTF-8. Set it before the first
+    /// [`Splitter::write`].
+    ///
+    /// ```
+    /// let mut s = mainline::lines::Splitter::new().with_encoding(encoding_rs::UTF_8);
+    /// s.write("<meta charset=iso-8859-1><p>Déjà vu</p>".as_bytes())?;
+    /// assert_eq!(s.next_line().unwrap().text, "Déjà vu");
+    /// # Ok::<(), mainline::Error>(())
+    /// ```
+    pub fn with_encoding(mut self, encoding: &'static Encoding) -> Self {
+        self.given = Some(encoding);
+        self
+    }
+
+    /// Whether each line records its [`Structure`] (off by default): lists, tables, `<pre>`
+    /// blocks, quotes and inline spans, for rendering Markdown. Lines are otherwise the
+    /// same. Set it before the first [`Splitter::write`].
+    ///
+    /// ```
+    /// let mut s = mainline::lines::Splitter::new().with_structure(true);
+    /// s.write(b"<ol start=3><li>Three <em>four</em></li></ol>")?;
+    /// s.end()?;
+    /// let line = s.next_line().unwrap();
+    /// let st = line.structure.as_deref().unwrap();
+    /// assert_eq!(st.item.as_ref().map(|i| (i.ordered, i.ordinal)), Some((true, 3)));
+    /// assert_eq!((st.spans[0].start, st.spans[0].end), (6, 10));
+    /// # Ok::<(), mainline::Error>(())
+    /// ```
+    pub fn with_structure(mut self, yes: bool) -> Self {
+        self.state.shape = yes.then(Box::default);
+        self
+    }
+
+    /// The metadata collected so far, when asked for with [`Splitter::with_metadata`]:
+    /// what the head gives once [`Splitter::head_done`], all of it after [`Splitter::end`].
+    pub fn metadata(&self) -> Option<crate::meta::Metadata> {
+        self.state.meta.as_ref().map(|m| m.metadata())
+    }
+
+    /// Whether the head has been read: the first line of the body has come out (or the
+    /// document has ended).
+    pub fn head_done(&self) -> bool {
+        matches!(self.stage, Stage::Ended)
+            || self.state.meta.as_ref().is_some_and(|m| m.head_done())
+            || self.state.index > 0
+    }
+
+    fn start(&mut self, complete: bool) -> Result<()> {
+        let Stage::Sniffing(head) = std::mem::replace(&mut self.stage, Stage::Failed) else {
+            return Ok(());
+        };
+        self.begin(&head, complete)
+    }
+
+    /// Chooses the encoding from the document's first bytes `head` (all of them when
+    /// `complete`), sets up the tokenizer and feeds it `head`.
+    fn begin(&mut self, head: &[u8], complete: bool) -> Result<()> {
+        self.stage = Stage::Failed;
+        if let Some(kind) = input::binary_kind(head) {
+            return Err(Error::NotHtml(format!("the data looks like a {kind}")));
+        }
+        let sniffed = match self.given {
+            Some(encoding) => Sniffed {
+                encoding,
+                source: EncodingSource::Given,
+            },
+            None => input::sniff_with_transport(head, complete, self.transport),
+        };
+        self.sniffed = Some(sniffed);
+        let (encoding, transcoder) = if sniffed.encoding.is_ascii_compatible() {
+            (sniffed.encoding, None)
+        } else {
+            (
+                encoding_rs::UTF_8,
+                Some(sniffed.encoding.new_decoder_with_bom_removal()),
+            )
+        };
+        let st = &mut self.state;
+        // A later <meta charset> in the head may correct a guess, but never a BOM, an early
+        // declaration, or UTF-8 that the bytes have shown (multi-byte sequences in the first
+        // DETECT_BYTES): that would turn the rest of a UTF-8 page into mojibake.
+        st.adjust = sniffed.source == EncodingSource::Detected
+            && transcoder.is_none()
+            && !(sniffed.encoding == encoding_rs::UTF_8
+                && input::utf8_evidence(head, complete) == Utf8Evidence::MultiByte);
+        st.utf8 = transcoder.is_some() || sniffed.encoding == encoding_rs::UTF_8;
+        st.encoding = Some(encoding);
+        self.stage = Stage::Running {
+            transcoder,
+            guard: Box::new(Guard::new(self.limits)),
+        };
+        self.feed(head);
+        Ok(())
+    }
+
+    fn feed(&mut self, bytes: &[u8]) {
+        let Stage::Running { transcoder, guard } = &mut self.stage else {
+            unreachable!("feed is only called while running");
+        };
+        let mut transcoded = Vec::new();
+        let bytes = match transcoder {
+            Some(decoder) => {
+                transcoded.reserve(bytes.len() * 3 / 2 + 16);
+                transcode(decoder, bytes, false, &mut transcoded);
+                &transcoded[..]
+            }
+            None => bytes,
+        };
+        self.fed += bytes.len() as u64;
+        // NOTE: pieces of at most FEED_BYTES, so that the bytes kept between pieces (at most
+        // a start tag, which the guard keeps within MAX_TAG_BYTES), those of one piece and
+        // its events stay bounded. While bytes are kept, the guard's output is copied after
+        // them: short pieces then, until the tag ends and pieces can be read in place.
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let size = if self.out.is_empty() {
+                FEED_BYTES
+            } else {
+                KEPT_FEED_BYTES
+            };
+            let (piece, tail) = rest.split_at(size.min(rest.len()));
+            rest = tail;
+            let copied = guard.scan(piece, &mut self.out);
+            let unchanged = (!copied).then_some(piece);
+            Self::events(
+                &mut self.state,
+                guard,
+                &mut self.out,
+                &mut self.out_start,
+                unchanged,
+            );
+        }
+    }
+
+    /// Applies the guard's events and forgets the bytes no later event refers to. The
+    /// guard's output is `out` from offset `out_start` on, or `unchanged` (then `out` is
+    /// empty).
+    fn events(
+        state: &mut State,
+        guard: &mut Guard,
+        out: &mut Vec<u8>,
+        out_start: &mut u64,
+        unchanged: Option<&[u8]>,
+    ) {
+        let bytes = unchanged.unwrap_or(out);
+        state.apply(guard.events(), guard.attributes(), bytes, *out_start);
+        if let Some(m) = state.meta.as_deref_mut() {
+            if m.capture_next().is_some() {
+                m.bytes(bytes, *out_start);
+            }
+        }
+        guard.clear_events();
+        let keep = guard.keep_from().max(*out_start);
+        let drop = usize::try_from(keep - *out_start)
+            .unwrap_or(usize::MAX)
+            .min(bytes.len());
+        match unchanged {
+            Some(input) => out.extend_from_slice(&input[drop..]),
+            None => {
+                out.drain(..drop);
+            }
+        }
+        *out_start += drop as u64;
+    }
+}
+
+/// Whether the first bytes of a document, `head`, of which the first `before` were already
+/// looked at, are enough to choose the encoding.
+fn sniffing_done(
+    head: &[u8],
+    before: usize,
+    transport: Option<&'static encoding_rs::Encoding>,
+) -> bool {
+    // NOTE: the declaration prescan looks at the first PRESCAN_BYTES only, so it runs
+    // once, when they are complete (not again for every small write). With a charset from
+    // outside, only a byte order mark (at most 3 bytes) can overrule it. A declared legacy
+    // encoding is settled only once DETECT_BYTES show whether the bytes contradict it
+    // (valid UTF-8 with multi-byte sequences), unless they already cannot.
+    (transport.is_some() && head.len() >= 3)
+        || head.len() >= DETECT_BYTES
+        || (before < PRESCAN_BYTES && head.len() >= PRESCAN_BYTES && {
+            let first = &head[..PRESCAN_BYTES];
+            let sniffed = input::sniff(first, false);
+            match sniffed.source {
+                EncodingSource::Bom | EncodingSource::Given | EncodingSource::Transport => true,
+                EncodingSource::Meta => {
+                    sniffed.encoding == encoding_rs::UTF_8
+                        || input::utf8_evidence(first, false) == Utf8Evidence::Invalid
+                }
+                EncodingSource::Detected | EncodingSource::Contradicted(_) => false,
+            }
+        })
+}
+
+/// The most bytes given to the guard in one go.
+const FEED_BYTES: usize = 16 * 1024;
+
+/// The same while the bytes of a start tag are kept from the previous piece.
+const KEPT_FEED_BYTES: usize = 1024;
+
+fn transcode(decoder: &mut Decoder, mut bytes: &[u8], last: bool, out: &mut Vec<u8>) {
+    let mut buf = [0u8; 8192];
+    loop {
+        let (result, read, written, _) = decoder.decode_to_utf8(bytes, &mut buf, last);
+        out.extend_from_slice(&buf[..written]);
+        bytes = &bytes[read..];
+        if result == encoding_rs::CoderResult::InputEmpty {
+            break;
+        }
+    }
+}
