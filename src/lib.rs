@@ -71,6 +71,12 @@ pub mod train;
 #[cfg(feature = "warc")]
 pub mod warc;
 
+/// The `mainline` command's entry point (`src/main.rs` calls [`cli::main`]): not part of the
+/// library's API.
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub mod cli;
+
 pub use document::{Builder, Document, Format, Options, extract, extract_str};
 pub use error::{Error, Result};
 pub use extract::{Decision, Extractor, ModelScorer, Scorer, Threshold, extract_text};

@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 
-use mainline::train::{ModelType, Recipe, StackRecipe, ThresholdObjective, ThresholdRows};
+use crate::train::{ModelType, Recipe, StackRecipe, ThresholdObjective, ThresholdRows};
 
 /// A classifier kind: `logistic`, `mlp` or `trees`.
 pub(crate) fn parse_model(s: &str) -> Result<ModelType, String> {

@@ -9,11 +9,11 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
-use mainline::corpus::Corpus;
-use mainline::cv::{self, CvData, CvOptions, Recipe};
-use mainline::eval::{self, MethodLines, MethodPages, PageMethod, PageScore, WordScores};
-use mainline::model::Model;
-use mainline::train;
+use crate::corpus::Corpus;
+use crate::cv::{self, CvData, CvOptions, Recipe};
+use crate::eval::{self, MethodLines, MethodPages, PageMethod, PageScore, WordScores};
+use crate::model::Model;
+use crate::train;
 
 /// Evaluate extraction: the fixed threshold, trained models and the other seed algorithms.
 ///
@@ -250,7 +250,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&serde_json::Value::Object(report))?;
-        mainline::atomic::write(path, text + "\n")
+        crate::atomic::write(path, text + "\n")
             .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(ExitCode::SUCCESS)
@@ -629,10 +629,10 @@ fn write_per_line(path: &Path, data: &CvData, results: &[cv::RecipeResult]) -> R
 fn write_csv(
     path: &Path,
     header: &[&str],
-    rows: impl FnOnce(&mut csv::Writer<mainline::atomic::AtomicFile>) -> Result<()>,
+    rows: impl FnOnce(&mut csv::Writer<crate::atomic::AtomicFile>) -> Result<()>,
 ) -> Result<()> {
     let writing = || format!("writing {}", path.display());
-    let file = mainline::atomic::AtomicFile::create(path).with_context(writing)?;
+    let file = crate::atomic::AtomicFile::create(path).with_context(writing)?;
     let mut w = csv::Writer::from_writer(file);
     w.write_record(header).with_context(writing)?;
     rows(&mut w).with_context(writing)?;

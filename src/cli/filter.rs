@@ -22,11 +22,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
-use mainline::Options;
-use mainline::extract::{Decision, Extractor, Scorer};
-use mainline::features;
-use mainline::markdown::Renderer;
-use mainline::methods::Method;
+use crate::Options;
+use crate::extract::{Decision, Extractor, Scorer};
+use crate::features;
+use crate::markdown::Renderer;
+use crate::methods::Method;
 
 use super::{Failure, display_name, inputs_or_stdin, read_input, stream_file};
 use walk::Found;
@@ -716,10 +716,10 @@ impl Engine {
                     text.push('\n');
                 }
                 if let Some(dot) = dot {
-                    let graph = mainline::methods::most_linked::try_dot(&html)
+                    let graph = crate::methods::most_linked::try_dot(&html)
                         .with_context(|| format!("--method {method}"))
                         .map_err(Failure::Input)?;
-                    mainline::atomic::write(dot, graph)
+                    crate::atomic::write(dot, graph)
                         .with_context(|| format!("writing {}", dot.display()))
                         .map_err(Failure::Input)?;
                 }
@@ -734,7 +734,7 @@ impl Engine {
     /// unless --url gives one.
     fn warc_text(
         &self,
-        html: &mainline::warc::Html,
+        html: &crate::warc::Html,
         uri: Option<&str>,
     ) -> Result<(String, jsonl::Extra), String> {
         match self {
@@ -747,7 +747,7 @@ impl Engine {
                 if let (None, Some(uri)) = (&render.url, uri) {
                     options = options.url(uri);
                 }
-                let (decoded, encoding) = mainline::warc::decode(html);
+                let (decoded, encoding) = crate::warc::decode(html);
                 let doc = options.extract_str(&decoded).map_err(|e| e.to_string())?;
                 let (text, mut fields) = record_fields(&doc, *format);
                 fields.remove("url");
@@ -757,10 +757,10 @@ impl Engine {
                 }
                 Ok((text, fields))
             }
-            Engine::Lines { scorer, .. } => mainline::warc::extract_text(html, Arc::clone(scorer))
+            Engine::Lines { scorer, .. } => crate::warc::extract_text(html, Arc::clone(scorer))
                 .map(|text| (text, jsonl::Extra::new()))
                 .map_err(|e| e.to_string()),
-            Engine::Dom { .. } => self.text(&mainline::warc::decode(html).0),
+            Engine::Dom { .. } => self.text(&crate::warc::decode(html).0),
         }
     }
 
@@ -954,10 +954,10 @@ impl Tally {
 ///
 /// # Errors
 /// Also when the input is longer than the comparison methods parse
-/// ([`mainline::methods::MAX_DOCUMENT_BYTES`]): it is not read further.
+/// ([`crate::methods::MAX_DOCUMENT_BYTES`]): it is not read further.
 fn read_decoded(path: &Path) -> Result<(String, u64)> {
     use std::io::Read;
-    let max = mainline::methods::MAX_DOCUMENT_BYTES;
+    let max = crate::methods::MAX_DOCUMENT_BYTES;
     let mut bytes = Vec::new();
     let input = super::open_input(path)?;
     input.take(max as u64 + 1).read_to_end(&mut bytes)?;
@@ -966,10 +966,10 @@ fn read_decoded(path: &Path) -> Result<(String, u64)> {
         "longer than {} MiB, the most the comparison methods (--method) parse",
         max >> 20
     );
-    if let Some(kind) = mainline::input::binary_kind(&bytes) {
+    if let Some(kind) = crate::input::binary_kind(&bytes) {
         anyhow::bail!("not an HTML document: the data looks like a {kind}");
     }
-    let encoding = mainline::input::sniff(&bytes, true).encoding;
+    let encoding = crate::input::sniff(&bytes, true).encoding;
     Ok((encoding.decode(&bytes).0.into_owned(), bytes.len() as u64))
 }
 
@@ -998,7 +998,7 @@ fn markdown_one(
     let mut ex = Extractor::new(Arc::clone(scorer))
         .with_structure(true)
         .with_metadata(render.links || render.images);
-    let mut r = Renderer::new(mainline::markdown::Options {
+    let mut r = Renderer::new(crate::markdown::Options {
         links: render.links,
         images: render.images,
         base: None,
@@ -1011,7 +1011,7 @@ fn markdown_one(
                 if !based {
                     // The head has been read: links resolve against its <base href>.
                     let base = ex.metadata().and_then(|m| m.base);
-                    r.set_base(mainline::markdown::base_url(
+                    r.set_base(crate::markdown::base_url(
                         render.url.as_deref(),
                         base.as_deref(),
                     ));
@@ -1053,7 +1053,7 @@ fn json_one(path: &Path, options: &Options, out: &mut dyn Write) -> Result<u64, 
 }
 
 /// Filters `path` into the file `target`. Writes into a temporary file beside the target
-/// ([`mainline::atomic`]: a random name, created exclusively) and renames it into place, so
+/// ([`crate::atomic`]: a random name, created exclusively) and renames it into place, so
 /// an interrupted run never leaves a half-written file under the final name (a power
 /// failure still may: nothing is synced to disk).
 ///
@@ -1065,7 +1065,7 @@ fn filter_to_file(path: &Path, target: &Path, engine: &Engine) -> Result<u64, Fa
         .with_context(|| format!("creating output directory {}", dir.display()))
         .map_err(Failure::Input)?;
     let writing = || format!("writing {}", target.display());
-    let mut out = mainline::atomic::AtomicFile::create(target)
+    let mut out = crate::atomic::AtomicFile::create(target)
         .with_context(writing)
         .map_err(Failure::Input)?;
     // NOTE: no fsync: the rename alone keeps a half-written file from appearing under the
@@ -1149,9 +1149,9 @@ fn write_decision(out: &mut dyn Write, doc: &str, d: &Decision, format: Format) 
 }
 
 /// A document's text, and the fields its record gains beside it: every field of
-/// [`mainline::Document::to_json`] but `text` for `--format json`, only `markdown` for
+/// [`crate::Document::to_json`] but `text` for `--format json`, only `markdown` for
 /// `--format markdown`.
-fn record_fields(doc: &mainline::Document, format: Format) -> (String, jsonl::Extra) {
+fn record_fields(doc: &crate::Document, format: Format) -> (String, jsonl::Extra) {
     let mut fields = match doc.to_json() {
         serde_json::Value::Object(o) => o,
         _ => unreachable!("a document is a JSON object"),

@@ -5,12 +5,12 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use mainline::model::Model;
-use mainline::train::{self, FineTuneParams};
+use crate::model::Model;
+use crate::train::{self, FineTuneParams};
 
 pub fn run(init: &str, data_path: &Path, output: &Path, seed: u64) -> Result<ExitCode> {
     let model = if init == "builtin" {
-        mainline::extract::ModelScorer::builtin().model().clone()
+        crate::extract::ModelScorer::builtin().model().clone()
     } else {
         Model::load(Path::new(init)).with_context(|| format!("reading the model {init}"))?
     };
@@ -37,7 +37,7 @@ pub fn run(init: &str, data_path: &Path, output: &Path, seed: u64) -> Result<Exi
     let p = &mut tuned.provenance;
     p.recipe = format!("mainline train --init {init}");
     p.data = format!("{csv}: {} lines of {} pages", data.len(), docs.len());
-    p.created_by = mainline::model::created_by();
+    p.created_by = crate::model::created_by();
     p.extra.insert(
         "fine_tuned".into(),
         serde_json::json!({

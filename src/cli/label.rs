@@ -8,9 +8,9 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 
-use mainline::corpus::{Corpus, Page};
-use mainline::extract::{Decision, Observe, Scorer};
-use mainline::train::label::{self, Alignment};
+use crate::corpus::{Corpus, Page};
+use crate::extract::{Decision, Observe, Scorer};
+use crate::train::label::{self, Alignment};
 
 use super::{Failure, stream_file};
 
@@ -62,8 +62,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         (None, Some(html), Some(gold)) => {
             let gold_text = fs::read_to_string(gold)
                 .with_context(|| format!("reading gold text {}", gold.display()))?;
-            let id =
-                mainline::corpus::page_stem(html).unwrap_or_else(|| html.display().to_string());
+            let id = crate::corpus::page_stem(html).unwrap_or_else(|| html.display().to_string());
             Corpus {
                 pages: vec![Page {
                     group: id.clone(),

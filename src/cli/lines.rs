@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 
-use mainline::extract::{Decision, Observe, Scorer};
+use crate::extract::{Decision, Observe, Scorer};
 
 use super::{Failure, display_name, stream_file};
 

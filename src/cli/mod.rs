@@ -1,4 +1,7 @@
 //! Command-line interface: the `Cli` definition and what the subcommands share.
+// NOTE: the doc comments of the argument structs are the command's --help text (clap),
+// written for a terminal: `<stem>` there is a placeholder, not an HTML tag.
+#![allow(rustdoc::invalid_html_tags)]
 
 /// `println!` that returns the error of a failed write (a closed pipe, a full disk) from the
 /// enclosing function instead of panicking.
@@ -52,7 +55,27 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
-use mainline::extract::{Decision, Extractor, Scorer};
+use crate::extract::{Decision, Extractor, Scorer};
+
+/// The `mainline` command: parses the arguments, runs the subcommand, prints the error chain
+/// and maps it to an exit code (0 success, 1 some input or output failed, 2 usage error,
+/// from clap or options found not to go together after parsing). Writing into a closed pipe
+/// (`mainline filter page.html | head`) ends quietly with 0.
+pub fn main() -> ExitCode {
+    let args = Cli::parse();
+    match run(args) {
+        Ok(code) => code,
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) if err.downcast_ref::<UsageError>().is_some() => {
+            eprintln!("error: {err:#}\n\nFor more information, try '--help'.");
+            ExitCode::from(2)
+        }
+        Err(err) => {
+            eprintln!("mainline: {err:#}");
+            ExitCode::from(1)
+        }
+    }
+}
 
 /// mainline: extract the main content of web pages, line by line, as a stream.
 ///
@@ -61,7 +84,7 @@ use mainline::extract::{Decision, Extractor, Scorer};
 /// decides which lines are main content.
 #[derive(Debug, Parser)]
 #[command(name = "mainline", version, about, long_about = None, max_term_width = 100)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -79,7 +102,7 @@ enum Command {
 }
 
 /// Runs the parsed command line.
-pub fn run(cli: Cli) -> Result<ExitCode> {
+pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
     remove_unfinished_files_on_signals();
     match cli.command {
         Command::Filter(args) => filter::run(args),
@@ -94,7 +117,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
 }
 
 /// On SIGINT, SIGTERM or SIGHUP: removes the temporary files of the outputs being written
-/// ([`mainline::atomic`]) and exits with 128 + the signal's number, as a shell reports a
+/// ([`crate::atomic`]) and exits with 128 + the signal's number, as a shell reports a
 /// process killed by it. Without this the process would die with its temporary files left
 /// behind (no destructor runs when a signal kills a process).
 ///
@@ -108,7 +131,7 @@ fn remove_unfinished_files_on_signals() {
     };
     std::thread::spawn(move || {
         if let Some(signal) = signals.forever().next() {
-            mainline::atomic::remove_unfinished();
+            crate::atomic::remove_unfinished();
             std::process::exit(128 + signal);
         }
     });
@@ -116,23 +139,23 @@ fn remove_unfinished_files_on_signals() {
 
 /// Checks, before any work, that an output file can be written: its directory exists and
 /// takes a new file, and the path is not a directory. Outputs are written through a
-/// temporary file beside them ([`mainline::atomic`]), so this creates and removes one.
-pub fn check_writable(path: &Path) -> Result<()> {
+/// temporary file beside them ([`crate::atomic`]), so this creates and removes one.
+pub(crate) fn check_writable(path: &Path) -> Result<()> {
     let what = || format!("cannot write {}", path.display());
     anyhow::ensure!(
         !path.is_dir(),
         "cannot write {}: it is a directory",
         path.display()
     );
-    mainline::atomic::AtomicFile::create(path).with_context(what)?;
+    crate::atomic::AtomicFile::create(path).with_context(what)?;
     Ok(())
 }
 
 /// Where a command writes: a file given with `-o` (written whole or not at all, see
-/// [`mainline::atomic`]) or standard output.
-pub enum Output {
+/// [`crate::atomic`]) or standard output.
+pub(crate) enum Output {
     /// A file, committed by [`Output::finish`].
-    File(mainline::atomic::AtomicFile),
+    File(crate::atomic::AtomicFile),
     /// Standard output, buffered.
     Stdout(io::BufWriter<io::StdoutLock<'static>>),
 }
@@ -142,7 +165,7 @@ impl Output {
     pub fn to(path: Option<&Path>) -> Result<Output> {
         Ok(match path {
             Some(path) => Output::File(
-                mainline::atomic::AtomicFile::create(path)
+                crate::atomic::AtomicFile::create(path)
                     .with_context(|| format!("cannot write {}", path.display()))?,
             ),
             None => Output::Stdout(stdout()),
@@ -200,7 +223,7 @@ impl Write for Output {
 /// A usage error found after parsing (options that do not go together): reported like
 /// clap's own usage errors, with exit code 2.
 #[derive(Debug)]
-pub struct UsageError(pub String);
+pub(crate) struct UsageError(pub String);
 
 impl std::fmt::Display for UsageError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -211,7 +234,7 @@ impl std::fmt::Display for UsageError {
 impl std::error::Error for UsageError {}
 
 /// A threshold: a finite number in [0, 1] (NaN is refused).
-pub fn parse_unit(s: &str) -> Result<f32, String> {
+pub(crate) fn parse_unit(s: &str) -> Result<f32, String> {
     match s.trim().parse::<f32>() {
         Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
         Ok(x) if x.is_finite() => Err(format!("{x} is outside [0, 1]")),
@@ -223,7 +246,7 @@ pub fn parse_unit(s: &str) -> Result<f32, String> {
 }
 
 /// A number of threads: at least 1.
-pub fn parse_jobs(s: &str) -> Result<std::num::NonZeroUsize, String> {
+pub(crate) fn parse_jobs(s: &str) -> Result<std::num::NonZeroUsize, String> {
     let n: usize = s
         .trim()
         .parse()
@@ -233,7 +256,7 @@ pub fn parse_jobs(s: &str) -> Result<std::num::NonZeroUsize, String> {
 
 /// Whether an error (anywhere in its chain) is a write into a closed pipe, also when a CSV
 /// writer wrapped the I/O error.
-pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+pub(crate) fn is_broken_pipe(err: &anyhow::Error) -> bool {
     fn csv_pipe(e: &csv::Error) -> bool {
         matches!(e.kind(), csv::ErrorKind::Io(io) if io.kind() == io::ErrorKind::BrokenPipe)
     }
@@ -255,7 +278,7 @@ const CHUNK: usize = 64 * 1024;
 
 /// Why one input could not be processed.
 #[derive(Debug)]
-pub enum Failure {
+pub(crate) enum Failure {
     /// Reading or parsing the input failed: report it and go on with the next input.
     Input(anyhow::Error),
     /// Writing the output failed (a closed pipe, a full disk): stop.
@@ -264,7 +287,7 @@ pub enum Failure {
 
 /// Streams one input through an extractor, handing each decision to `sink` as soon as it
 /// is made. Returns the number of input bytes read.
-pub fn stream_file(
+pub(crate) fn stream_file(
     path: &Path,
     scorer: &Arc<dyn Scorer>,
     with_features: bool,
@@ -293,7 +316,7 @@ pub fn stream_file(
 ///
 /// # Errors
 /// [`Failure::Input`] when the input cannot be opened or read; whatever `piece` returns.
-pub fn read_input(
+pub(crate) fn read_input(
     path: &Path,
     mut piece: impl FnMut(&[u8]) -> Result<(), Failure>,
 ) -> Result<u64, Failure> {
@@ -312,18 +335,18 @@ pub fn read_input(
     }
 }
 
-/// Opens an input as [`mainline::input::open`] does; a warning about it (trailing garbage
+/// Opens an input as [`crate::input::open`] does; a warning about it (trailing garbage
 /// after gzip data) goes to standard error with the input's name, and the run goes on.
-pub fn open_input(path: &Path) -> mainline::Result<mainline::input::Input> {
+pub(crate) fn open_input(path: &Path) -> crate::Result<crate::input::Input> {
     let name = display_name(path);
-    mainline::input::open_with_warnings(
+    crate::input::open_with_warnings(
         path,
         Box::new(move |warning| eprintln!("mainline: {name}: warning: {warning}")),
     )
 }
 
 /// How an input is named in messages.
-pub fn display_name(path: &Path) -> String {
+pub(crate) fn display_name(path: &Path) -> String {
     if path.as_os_str() == "-" {
         "<stdin>".to_string()
     } else {
@@ -332,7 +355,7 @@ pub fn display_name(path: &Path) -> String {
 }
 
 /// The inputs of a command: `-` (standard input) when none are given.
-pub fn inputs_or_stdin(files: Vec<PathBuf>) -> Vec<PathBuf> {
+pub(crate) fn inputs_or_stdin(files: Vec<PathBuf>) -> Vec<PathBuf> {
     if files.is_empty() {
         vec![PathBuf::from("-")]
     } else {
@@ -341,24 +364,24 @@ pub fn inputs_or_stdin(files: Vec<PathBuf>) -> Vec<PathBuf> {
 }
 
 /// Standard output, buffered.
-pub fn stdout() -> io::BufWriter<io::StdoutLock<'static>> {
+pub(crate) fn stdout() -> io::BufWriter<io::StdoutLock<'static>> {
     io::BufWriter::with_capacity(64 * 1024, io::stdout().lock())
 }
 
 /// The header of the per-line CSV: `doc, group, line, label, path, sig, aligned`, the
 /// feature columns, `text`.
-pub fn csv_header() -> Vec<String> {
+pub(crate) fn csv_header() -> Vec<String> {
     let mut h: Vec<String> = ["doc", "group", "line", "label", "path", "sig", "aligned"]
         .map(String::from)
         .to_vec();
-    h.extend(mainline::features::names().iter().cloned());
+    h.extend(crate::features::names().iter().cloned());
     h.push("text".to_string());
     h
 }
 
 /// Writes one CSV row for a decision that carries its features; `label` and `aligned`
 /// (whether the page aligned well with its gold text) are empty when unknown.
-pub fn write_csv_row<W: Write>(
+pub(crate) fn write_csv_row<W: Write>(
     out: &mut csv::Writer<W>,
     doc: &str,
     group: &str,
@@ -370,7 +393,7 @@ pub fn write_csv_row<W: Write>(
 }
 
 /// The fields of [`write_csv_row`]'s row, in [`csv_header`]'s order.
-pub fn csv_fields(
+pub(crate) fn csv_fields(
     doc: &str,
     group: &str,
     (label, aligned): (Option<bool>, Option<bool>),
@@ -387,9 +410,9 @@ pub fn csv_fields(
     record.push(group.to_string());
     record.push(d.line.index.to_string());
     record.push(bit(label));
-    record.push(mainline::stack::format_path(&d.line.path));
-    record.push(mainline::stack::format_signature(
-        &mainline::stack::page::signature(&d.line),
+    record.push(crate::stack::format_path(&d.line.path));
+    record.push(crate::stack::format_signature(
+        &crate::stack::page::signature(&d.line),
     ));
     record.push(bit(aligned));
     record.extend(features.iter().map(|v| format_value(*v)));
@@ -410,26 +433,26 @@ fn format_value(v: f32) -> String {
 
 /// The scorer chosen on the command line: a fixed threshold, a model file, or the model
 /// built into mainline.
-pub fn scorer(threshold: Option<f32>, model: Option<&Path>) -> Result<Arc<dyn Scorer>> {
+pub(crate) fn scorer(threshold: Option<f32>, model: Option<&Path>) -> Result<Arc<dyn Scorer>> {
     if let Some(t) = threshold {
         anyhow::ensure!(
             t.is_finite(),
             "--threshold must be a number, e.g. 0.5 (got {t})"
         );
-        return Ok(Arc::new(mainline::extract::Threshold(t)));
+        return Ok(Arc::new(crate::extract::Threshold(t)));
     }
     if let Some(path) = model {
-        let model = mainline::model::Model::load(path)?;
-        let scorer = mainline::extract::ModelScorer::new(model)
+        let model = crate::model::Model::load(path)?;
+        let scorer = crate::extract::ModelScorer::new(model)
             .with_context(|| format!("cannot use the model {}", path.display()))?;
         return Ok(Arc::new(scorer));
     }
-    Ok(Arc::new(mainline::extract::ModelScorer::builtin()))
+    Ok(Arc::new(crate::extract::ModelScorer::builtin()))
 }
 
 /// Flushes `out`, treating nothing specially: a closed pipe surfaces as an error the
 /// caller maps to a quiet exit.
-pub fn finish(mut out: impl Write) -> Result<()> {
+pub(crate) fn finish(mut out: impl Write) -> Result<()> {
     out.flush().context("writing to standard output")
 }
 

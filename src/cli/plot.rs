@@ -14,7 +14,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use mainline::extract::{Extractor, ModelScorer, Scorer};
+use crate::extract::{Extractor, ModelScorer, Scorer};
 
 use super::display_name;
 use super::filter::stem;
@@ -93,7 +93,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     );
     let scorer = match &args.model {
         Some(path) => {
-            let model = mainline::model::Model::load(path)?;
+            let model = crate::model::Model::load(path)?;
             ModelScorer::new(model)
                 .with_context(|| format!("cannot use the model {}", path.display()))?
         }
@@ -292,12 +292,12 @@ fn write_chart(path: &Path, format: Format, chart: Chart, page: &Page, title: &s
                 draw(&root, chart, page, title).with_context(writing)?;
                 root.present().map_err(plot_error).with_context(writing)?;
             }
-            mainline::atomic::write(path, svg).with_context(writing)
+            crate::atomic::write(path, svg).with_context(writing)
         }
         Format::Png => {
             // The backend opens the file by name and picks the encoder by its extension.
-            let file = mainline::atomic::AtomicFile::with_suffix(path, ".tmp.png")
-                .with_context(writing)?;
+            let file =
+                crate::atomic::AtomicFile::with_suffix(path, ".tmp.png").with_context(writing)?;
             {
                 let root = BitMapBackend::new(file.path(), SIZE).into_drawing_area();
                 draw(&root, chart, page, title).with_context(writing)?;
@@ -666,7 +666,7 @@ mod tests {
         assert_eq!(indexes, (0..page.points.len() as u64).collect::<Vec<_>>());
         // The keeps are the model's decisions, and the threshold's those of density > 0.5,
         // worked out here without the chart code.
-        let mut ex = mainline::extract::Extractor::new(std::sync::Arc::new(ModelScorer::builtin()));
+        let mut ex = crate::extract::Extractor::new(std::sync::Arc::new(ModelScorer::builtin()));
         ex.write(&html[..]).unwrap();
         ex.end().unwrap();
         let decided: Vec<bool> = std::iter::from_fn(|| ex.next_decision())
@@ -675,7 +675,7 @@ mod tests {
         let keeps: Vec<bool> = page.points.iter().map(|p| p.keep).collect();
         assert_eq!(keeps, decided);
         assert_eq!(page.kept(), decided.iter().filter(|&&k| k).count());
-        let dense = mainline::lines::split(&html[..])
+        let dense = crate::lines::split(&html[..])
             .unwrap()
             .iter()
             .filter(|l| l.density() > 0.5)

@@ -17,8 +17,8 @@ use serde::{Deserialize, Serialize};
 
 use std::sync::Arc;
 
-use mainline::extract::{Decision, Observe, Scorer};
-use mainline::lines::NO_ELEMENT;
+use crate::extract::{Decision, Observe, Scorer};
+use crate::lines::NO_ELEMENT;
 
 use super::{Failure, csv_fields, display_name, stream_file};
 
@@ -307,7 +307,7 @@ fn folder_name(path: &Path) -> String {
 
 /// Writes `bytes` to `path` whole or not at all.
 fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut file = mainline::atomic::AtomicFile::create(path)?;
+    let mut file = crate::atomic::AtomicFile::create(path)?;
     file.write_all(bytes)?;
     file.commit()
 }

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use mainline::features::{self, FeatureSet, MAX_CONTEXT};
-use mainline::train::{self, ModelType, Recipe};
+use crate::features::{self, FeatureSet, MAX_CONTEXT};
+use crate::train::{self, ModelType, Recipe};
 
 /// Train a line classifier on a labelled CSV and write it as a model file (JSON).
 ///
@@ -80,7 +80,7 @@ pub struct Args {
 
     /// Add a second stage that reads the first-stage scores of this many lines on each side
     /// (0–32; see above).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(0..=mainline::stack::MAX_LOOKAHEAD as i64))]
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(0..=crate::stack::MAX_LOOKAHEAD as i64))]
     stack: Option<u8>,
 
     /// Two-stage models: the second stage also reads page-level inputs (see above).

@@ -370,7 +370,7 @@ pub enum Line {
 /// the threads.
 pub struct Batches {
     inputs: std::vec::IntoIter<Found>,
-    current: Option<(PathBuf, BufReader<mainline::input::Input>)>,
+    current: Option<(PathBuf, BufReader<crate::input::Input>)>,
     /// A read error to report after the lines read before it.
     failure: Option<Batch>,
     max_record: usize,

@@ -1,6 +1,6 @@
 //! The inputs named on the command line, with directories walked for `--recursive`.
 
-use mainline::input::looks_like_html;
+use crate::input::looks_like_html;
 use std::ffi::OsStr;
 use std::fs;
 use std::io;

@@ -27,8 +27,8 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use flate2::write::GzEncoder;
 
-use mainline::atomic::AtomicFile;
-use mainline::warc::{Content, HtmlOptions, Reader, Record, RecordError};
+use crate::atomic::AtomicFile;
+use crate::warc::{Content, HtmlOptions, Reader, Record, RecordError};
 
 use super::jsonl::Extra;
 use super::walk::Found;
@@ -54,7 +54,7 @@ pub fn is_warc(name: &OsStr) -> bool {
 /// Whether the inputs are WARC files, judged by their first bytes (after gzip): `Ok(true)`
 /// when every input that can be read starts with `WARC/1.`, `Ok(false)` when none does.
 /// Standard input (`-`) is looked at too, unless it is a terminal: its first bytes are
-/// read ahead and read again by whichever path takes it ([`mainline::input::stdin_head`]).
+/// read ahead and read again by whichever path takes it ([`crate::input::stdin_head`]).
 /// Files named like pages (`.html`, `.htm`, gzipped or not) are not opened: they count as
 /// HTML.
 ///
@@ -72,11 +72,10 @@ pub fn detect(found: &[Found]) -> Result<bool> {
             // NOTE: a read error here makes standard input count as HTML; reading it for
             // real reports the error if it persists.
             !io::stdin().is_terminal()
-                && mainline::input::stdin_head(7)
-                    .is_ok_and(|head| mainline::warc::looks_like_warc(&head))
+                && crate::input::stdin_head(7).is_ok_and(|head| crate::warc::looks_like_warc(&head))
         } else {
             !page_name
-                && mainline::input::open(path).is_ok_and(|mut input| {
+                && crate::input::open(path).is_ok_and(|mut input| {
                     let mut head = [0u8; 7];
                     let mut n = 0;
                     while n < head.len() {
@@ -85,7 +84,7 @@ pub fn detect(found: &[Found]) -> Result<bool> {
                             Ok(k) => n += k,
                         }
                     }
-                    mainline::warc::looks_like_warc(&head[..n])
+                    crate::warc::looks_like_warc(&head[..n])
                 })
         };
         if is {
@@ -151,7 +150,7 @@ struct Outcome {
 struct Jobs {
     inputs: Vec<PathBuf>,
     next: usize,
-    current: Option<(usize, Reader<mainline::input::Input>)>,
+    current: Option<(usize, Reader<crate::input::Input>)>,
     max_payload: usize,
     spares: Spares,
 }
@@ -230,9 +229,9 @@ impl Iterator for Jobs {
 }
 
 /// Opens an input as raw bytes: the WARC reader decompresses member by member itself.
-fn open(path: &Path) -> Result<mainline::input::Input> {
+fn open(path: &Path) -> Result<crate::input::Input> {
     if path.as_os_str() == "-" {
-        return Ok(mainline::input::stdin());
+        return Ok(crate::input::stdin());
     }
     let file = fs::File::open(path)?;
     anyhow::ensure!(!file.metadata()?.is_dir(), "is a directory");
