@@ -366,6 +366,32 @@ pub struct Extractor {
     out: VecDeque<Decision>,
     row: Vec<f32>,
     scratch: Vec<f32>,
+    /// What the `with_` methods set on the splitter, for [`Extractor::reset`].
+    settings: Settings,
+}
+
+/// What the `with_` methods of an [`Extractor`] set on its splitter: every setting of the
+/// splitter is recorded here, so that [`Extractor::reset`] can make a new one.
+#[derive(Debug, Clone, Copy, Default)]
+struct Settings {
+    structure: bool,
+    metadata: bool,
+    encoding: Option<&'static encoding_rs::Encoding>,
+    transport: Option<&'static encoding_rs::Encoding>,
+}
+
+impl Settings {
+    /// A splitter with these settings.
+    fn splitter(&self) -> Splitter {
+        let mut s = Splitter::new()
+            .with_structure(self.structure)
+            .with_metadata(self.metadata)
+            .with_transport_encoding(self.transport);
+        if let Some(e) = self.encoding {
+            s = s.with_encoding(e);
+        }
+        s
+    }
 }
 
 impl std::fmt::Debug for Extractor {
@@ -378,7 +404,8 @@ impl std::fmt::Debug for Extractor {
 }
 
 impl Extractor {
-    /// An extractor for one document, deciding with `scorer`.
+    /// An extractor for one document, deciding with `scorer`. For many documents, one
+    /// extractor can be [reset](Extractor::reset) between them.
     pub fn new(scorer: Arc<dyn Scorer>) -> Self {
         let context = scorer.context().min(MAX_CONTEXT);
         let lookahead = scorer.lookahead().min(stack::MAX_LOOKAHEAD);
@@ -398,7 +425,61 @@ impl Extractor {
             out: VecDeque::with_capacity(if paged { stack::page::MAX_LINES } else { 0 }),
             row: vec![0.0; N_FEATURES],
             scratch: Vec::new(),
+            settings: Settings::default(),
         }
+    }
+
+    /// Gets ready for another document: what is read of the current one, and its
+    /// decisions not taken yet, are dropped, and the next [`Extractor::write`] starts a
+    /// document as a new extractor with the same scorer and settings
+    /// ([`Extractor::with_features`], [`Extractor::with_structure`],
+    /// [`Extractor::with_metadata`], [`Extractor::with_encoding`],
+    /// [`Extractor::with_transport_encoding`]) would, with the same decisions. The room
+    /// the buffers have grown to is kept (bounded, as the extractor's memory is, by the
+    /// limits of a block of a page), so that a run over many documents does not allocate
+    /// and fill it again for each.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mainline::extract::{Extractor, Threshold};
+    /// let mut ex = Extractor::new(Arc::new(Threshold(0.5)));
+    /// ex.write(b"<p>The first page, left unfinished")?;
+    /// ex.reset();
+    /// assert_eq!(ex.kept_text(b"<p>The second page.</p>")?, "The second page.");
+    /// assert_eq!(ex.kept_text(b"<p>And a third.</p>")?, "And a third.");
+    /// # Ok::<(), mainline::Error>(())
+    /// ```
+    pub fn reset(&mut self) {
+        // NOTE: every field is named, so that a new one cannot be forgotten here.
+        let Extractor {
+            splitter,
+            scorer,
+            context: _,
+            keep_features: _,
+            pending,
+            history,
+            window,
+            page,
+            base,
+            out,
+            row,
+            scratch,
+            settings,
+        } = self;
+        *splitter = settings.splitter();
+        pending.clear();
+        history.clear();
+        if let Some(w) = window {
+            *w = Window::new(scorer.lookahead().min(stack::MAX_LOOKAHEAD));
+        }
+        if let Some(p) = page {
+            p.reset();
+        }
+        base.clear();
+        out.clear();
+        row.clear();
+        row.resize(N_FEATURES, 0.0);
+        scratch.clear();
     }
 
     /// Whether each [`Decision`] carries its feature row (off by default).
@@ -414,26 +495,42 @@ impl Extractor {
         mut self,
         encoding: Option<&'static encoding_rs::Encoding>,
     ) -> Self {
-        self.splitter = std::mem::take(&mut self.splitter).with_transport_encoding(encoding);
+        self.set_transport_encoding(encoding);
         self
+    }
+
+    /// [`Extractor::with_transport_encoding`] for an extractor in place: between documents
+    /// (after [`Extractor::reset`] or [`Extractor::kept_text`]), the next one's charset.
+    pub fn set_transport_encoding(&mut self, encoding: Option<&'static encoding_rs::Encoding>) {
+        self.settings.transport = encoding;
+        self.splitter = std::mem::take(&mut self.splitter).with_transport_encoding(encoding);
     }
 
     /// Extracts a whole document held in memory with this extractor: the kept lines
     /// joined by `\n` (what [`extract_text`] returns, with the settings of `self`, such as
-    /// [`Extractor::with_transport_encoding`]).
+    /// [`Extractor::with_transport_encoding`]). The extractor is then
+    /// [reset](Extractor::reset), ready for the next document (also after an error).
     ///
     /// ```
     /// use std::sync::Arc;
     /// use mainline::extract::{Extractor, Threshold};
-    /// let ex = Extractor::new(Arc::new(Threshold(0.5)))
+    /// let mut ex = Extractor::new(Arc::new(Threshold(0.5)))
     ///     .with_transport_encoding(Some(encoding_rs::WINDOWS_1252));
     /// assert_eq!(ex.kept_text(b"<p>Caf\xe9 au lait.</p>")?, "Café au lait.");
+    /// assert_eq!(ex.kept_text(b"<p>Cr\xe8me.</p>")?, "Crème.");
     /// # Ok::<(), mainline::Error>(())
     /// ```
     ///
     /// # Errors
     /// As [`Splitter::write`].
-    pub fn kept_text(mut self, html: &[u8]) -> Result<String> {
+    pub fn kept_text(&mut self, html: &[u8]) -> Result<String> {
+        let text = self.whole_text(html);
+        self.reset();
+        text
+    }
+
+    /// [`Extractor::kept_text`] without the reset: for an extractor used once.
+    fn whole_text(&mut self, html: &[u8]) -> Result<String> {
         self.write(html)?;
         self.end()?;
         // NOTE: the kept text of a page is mostly well under a sixteenth of its HTML; room
@@ -502,6 +599,7 @@ impl Extractor {
     /// rendering Markdown (off by default; see [`Splitter::with_structure`]). Decisions
     /// are the same either way. Set it before the first [`Extractor::write`].
     pub fn with_structure(mut self, yes: bool) -> Self {
+        self.settings.structure = yes;
         self.splitter = std::mem::take(&mut self.splitter).with_structure(yes);
         self
     }
@@ -509,6 +607,7 @@ impl Extractor {
     /// Decode the document with `encoding`, whatever it declares (see
     /// [`Splitter::with_encoding`]). Set it before the first [`Extractor::write`].
     pub fn with_encoding(mut self, encoding: &'static encoding_rs::Encoding) -> Self {
+        self.settings.encoding = Some(encoding);
         self.splitter = std::mem::take(&mut self.splitter).with_encoding(encoding);
         self
     }
@@ -516,6 +615,7 @@ impl Extractor {
     /// Whether to collect the page's metadata as it is read (off by default; see
     /// [`crate::meta`]). Set it before the first [`Extractor::write`].
     pub fn with_metadata(mut self, yes: bool) -> Self {
+        self.settings.metadata = yes;
         self.splitter = std::mem::take(&mut self.splitter).with_metadata(yes);
         self
     }
@@ -641,17 +741,24 @@ impl Extractor {
                 base_len: nb,
             };
             let base = &p.base;
-            stack::block_rows(
+            // NOTE: the rows keep the longest length they have had (every value of the
+            // block's rows is written): growing them again for every block and page
+            // filled them with zeros first.
+            let len = n * shape.width();
+            if p.rows.len() < len {
+                p.rows.resize(len, 0.0);
+            }
+            stack::block_rows_in(
                 shape,
                 &p.scores,
                 &p.weights,
                 &p.paths,
                 p.repeats.then_some(&p.sigs[..]),
                 &mut |i, tail| tail.copy_from_slice(&base[i * nb..(i + 1) * nb]),
-                &mut p.rows,
+                &mut p.rows[..len],
             );
             let scorer = &*self.scorer;
-            let rows = p.rows.chunks_exact(shape.width()).skip(p.context);
+            let rows = p.rows[..len].chunks_exact(shape.width()).skip(p.context);
             p.decided
                 .extend(rows.take(decided).map(|row| scorer.decide_stage2(row)));
         }
@@ -758,6 +865,45 @@ impl PageBlock {
         }
     }
 
+    /// Empties the block for a new page, keeping the room of its buffers: the rows as
+    /// they are (every value is written before it is read) and the signatures cached (a
+    /// signature depends on its line alone).
+    fn reset(&mut self) {
+        // NOTE: every field is named, so that a new one cannot be forgotten here.
+        let PageBlock {
+            lookahead: _,
+            blocks,
+            context,
+            lines,
+            scores,
+            keeps,
+            weights,
+            paths,
+            repeats: _,
+            sigs,
+            signer: _,
+            base,
+            rows: _,
+            prose,
+            decided,
+            keep,
+            floor_scores,
+        } = self;
+        *blocks = stack::page::Blocks::new();
+        *context = 0;
+        lines.clear();
+        scores.clear();
+        keeps.clear();
+        weights.clear();
+        paths.clear();
+        sigs.clear();
+        base.clear();
+        prose.clear();
+        decided.clear();
+        keep.clear();
+        floor_scores.clear();
+    }
+
     /// Applies a [`stack::floor`] to the decisions of the block's lines `range` (those
     /// decided in it, after the context).
     fn floor(&mut self, range: std::ops::Range<usize>, floor: stack::floor::Floor) {
@@ -835,7 +981,7 @@ impl PageBlock {
 /// # Errors
 /// As [`Splitter::write`].
 pub fn extract_text(html: &[u8], scorer: Arc<dyn Scorer>) -> Result<String> {
-    Extractor::new(scorer).kept_text(html)
+    Extractor::new(scorer).whole_text(html)
 }
 
 #[cfg(test)]
@@ -885,6 +1031,81 @@ mod tests {
         ex.end().unwrap();
         assert_eq!(ex.next_decision().unwrap().line.text, "third long line");
         assert!(ex.next_decision().is_none());
+    }
+
+    /// Every decision of `html` fed to `ex` in pieces of `piece` bytes.
+    fn decisions(ex: &mut Extractor, html: &[u8], piece: usize) -> Result<Vec<Decision>> {
+        let mut out = Vec::new();
+        for chunk in html.chunks(piece) {
+            ex.write(chunk)?;
+            out.extend(std::iter::from_fn(|| ex.next_decision()));
+        }
+        ex.end()?;
+        out.extend(std::iter::from_fn(|| ex.next_decision()));
+        Ok(out)
+    }
+
+    #[test]
+    fn a_reset_extractor_decides_as_a_new_one() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/samples");
+        let mut pages: Vec<Vec<u8>> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "html"))
+            .map(|p| std::fs::read(p).unwrap())
+            .collect();
+        pages.sort();
+        assert!(pages.len() >= 5, "the sample pages are there");
+        // Longer than a block of the page (stack::page::MAX_LINES lines), in windows-1252.
+        let mut long = b"<title>Long</title><ul>".to_vec();
+        for i in 0..5000 {
+            long.extend(format!("<li><a href=/{i}>Item {i}</a> caf").bytes());
+            long.push(0xe9);
+            long.extend(format!(" <p>Words of line {i}.").bytes());
+        }
+        pages.insert(0, long);
+        let scorers: Vec<Arc<dyn Scorer>> = vec![
+            Arc::new(ModelScorer::builtin()),
+            Arc::new(Threshold(0.5)),
+            Arc::new(NeighboursLong),
+        ];
+        for scorer in scorers {
+            for settings in 0..3 {
+                let make = || {
+                    let ex = Extractor::new(Arc::clone(&scorer));
+                    match settings {
+                        0 => ex,
+                        1 => ex
+                            .with_structure(true)
+                            .with_metadata(true)
+                            .with_features(true),
+                        _ => ex.with_transport_encoding(Some(encoding_rs::WINDOWS_1252)),
+                    }
+                };
+                let mut reused = make();
+                // A page that fails, then a reset; most of a long page, then a reset.
+                let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+                assert!(reused.write(png).and_then(|()| reused.end()).is_err());
+                reused.reset();
+                reused.write(&pages[0][..pages[0].len() * 3 / 4]).unwrap();
+                reused.reset();
+                for (i, page) in pages.iter().chain(pages.iter().rev()).enumerate() {
+                    let piece = [4096, 1 << 20, 777][i % 3];
+                    let mut fresh = make();
+                    let want = decisions(&mut fresh, page, piece).unwrap();
+                    let got = decisions(&mut reused, page, piece).unwrap();
+                    assert_eq!(
+                        got,
+                        want,
+                        "page {i}, settings {settings}, {}",
+                        scorer.describe()
+                    );
+                    assert_eq!(reused.metadata(), fresh.metadata());
+                    assert_eq!(reused.splitter().encoding(), fresh.splitter().encoding());
+                    reused.reset();
+                }
+            }
+        }
     }
 
     #[test]

@@ -171,6 +171,26 @@ pub fn block_rows(
     base: &mut dyn FnMut(usize, &mut [f32]),
     out: &mut Vec<f32>,
 ) {
+    // Every value is written: only new room needs filling.
+    out.resize(scores.len() * shape.width(), 0.0);
+    block_rows_in(shape, scores, weights, paths, sigs, base, out);
+}
+
+/// [`block_rows`] into `out`, which is exactly as long as the rows (`scores.len()` times
+/// [`BlockRows::width`]): every value of it is written, so a buffer kept from block to block
+/// needs no filling.
+///
+/// # Panics
+/// As [`block_rows`], and when `out` has another length.
+pub fn block_rows_in(
+    shape: BlockRows,
+    scores: &[f32],
+    weights: &[f32],
+    paths: &[[u32; crate::lines::PATH_LEVELS]],
+    sigs: Option<&[page::Signature]>,
+    base: &mut dyn FnMut(usize, &mut [f32]),
+    out: &mut [f32],
+) {
     let n = scores.len();
     assert!(weights.len() == n, "one weight per line");
     assert_eq!(
@@ -179,9 +199,8 @@ pub fn block_rows(
         "signatures exactly with repeats"
     );
     let width = shape.width();
+    assert_eq!(out.len(), n * width, "room for exactly the rows");
     let n_window = window_len(shape.lookahead);
-    // Every value is written below: only new room needs filling.
-    out.resize(n * width, 0.0);
     window_rows(shape.lookahead, scores, weights, out, width);
     page::append(scores, weights, paths, sigs, out, width, n_window);
     let tail = width - shape.base_len;

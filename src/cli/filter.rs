@@ -339,6 +339,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 markdown: args.with_markdown,
                 builtin: args.threshold.is_none() && args.model.is_none(),
             },
+            extractors: Extractors::default(),
         },
     };
     let warc_in = args.input_format == InputFormat::Warc;
@@ -546,12 +547,33 @@ enum Engine {
         scorer: Arc<dyn Scorer>,
         format: Format,
         render: Render,
+        /// Extractors kept from document to document.
+        extractors: Extractors,
     },
     /// A whole-document method (--method).
     Dom {
         method: Method,
         dot: Option<PathBuf>,
     },
+}
+
+/// Extractors between documents, reset ([`Extractor::reset`]): one for each thread that
+/// has needed one at the same time. Reusing one saves building it and growing its buffers
+/// again for every page.
+#[derive(Default)]
+struct Extractors(std::sync::Mutex<Vec<Extractor>>);
+
+impl Extractors {
+    /// Runs `f` with an extractor for `scorer`, which `f` leaves reset.
+    fn with<T>(&self, scorer: &Arc<dyn Scorer>, f: impl FnOnce(&mut Extractor) -> T) -> T {
+        let kept = self.0.lock().ok().and_then(|mut v| v.pop());
+        let mut ex = kept.unwrap_or_else(|| Extractor::new(Arc::clone(scorer)));
+        let t = f(&mut ex);
+        if let Ok(mut v) = self.0.lock() {
+            v.push(ex);
+        }
+        t
+    }
 }
 
 /// What every job needs.
@@ -699,11 +721,13 @@ impl Engine {
                 scorer,
                 format: Format::Markdown,
                 render,
+                ..
             } => markdown_one(path, scorer, render, out),
             Engine::Lines {
                 scorer,
                 format: Format::Json,
                 render,
+                ..
             } => json_one(path, &render.options(scorer, Format::Json), out),
             Engine::Lines { scorer, format, .. } => filter_one(path, scorer, *format, out),
             Engine::Dom { method, dot } => {
@@ -742,6 +766,7 @@ impl Engine {
                 scorer,
                 format: format @ (Format::Json | Format::Markdown),
                 render,
+                ..
             } => {
                 let mut options = render.options(scorer, *format);
                 if let (None, Some(uri)) = (&render.url, uri) {
@@ -757,7 +782,10 @@ impl Engine {
                 }
                 Ok((text, fields))
             }
-            Engine::Lines { scorer, .. } => crate::warc::extract_text(html, Arc::clone(scorer))
+            Engine::Lines {
+                scorer, extractors, ..
+            } => extractors
+                .with(scorer, |ex| crate::warc::kept_text(ex, html))
                 .map(|text| (text, jsonl::Extra::new()))
                 .map_err(|e| e.to_string()),
             Engine::Dom { .. } => self.text(&crate::warc::decode(html).0),
@@ -792,6 +820,7 @@ impl Engine {
                 scorer,
                 format: format @ (Format::Json | Format::Markdown),
                 render,
+                ..
             } => {
                 let mut b = render.options(scorer, *format).builder_str();
                 feed(&mut |piece| b.write(piece).map_err(|e| e.to_string()))?;

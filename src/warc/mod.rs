@@ -605,9 +605,31 @@ impl<R: Read> Reader<R> {
 /// # Errors
 /// As [`crate::lines::Splitter::write`] (a payload that starts like a binary format).
 pub fn extract_text(html: &Html<'_>, scorer: Arc<dyn Scorer>) -> crate::Result<String> {
-    Extractor::new(scorer)
-        .with_transport_encoding(html.charset)
-        .kept_text(&html.body)
+    kept_text(&mut Extractor::new(scorer), html)
+}
+
+/// [`extract_text`] with an extractor kept from page to page: the same text, without
+/// building a new extractor and growing its buffers again for every record
+/// ([`Extractor::reset`]). The extractor is reset afterwards; its transport encoding is the
+/// page's HTTP charset.
+///
+/// ```
+/// use std::sync::Arc;
+/// use mainline::extract::{Extractor, Threshold};
+/// use mainline::warc::{kept_text, Html};
+/// let mut ex = Extractor::new(Arc::new(Threshold(0.5)));
+/// for (body, text) in [(&b"<p>caf\xe9</p>"[..], "café"), (b"<p>cr\xe8me</p>", "crème")] {
+///     let page = Html { status: 200, charset: Some(encoding_rs::WINDOWS_1252), body: body.into(), cut: false };
+///     assert_eq!(kept_text(&mut ex, &page)?, text);
+/// }
+/// # Ok::<(), mainline::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`extract_text`].
+pub fn kept_text(ex: &mut Extractor, html: &Html<'_>) -> crate::Result<String> {
+    ex.set_transport_encoding(html.charset);
+    ex.kept_text(&html.body)
 }
 
 /// The page decoded to text, with the encoding chosen as [`extract_text`] chooses it: a
