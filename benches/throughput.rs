@@ -22,8 +22,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use mainline::extract::{ModelScorer, Scorer, Threshold};
 use mainline::lines::Line;
+use mainline::{ModelScorer, Scorer, Threshold};
 
 fn page_sets() -> Vec<(&'static str, Vec<Vec<u8>>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -4,7 +4,7 @@
 //! cargo run --example extract
 //! ```
 
-use mainline::extract::{Extractor, ModelScorer};
+use mainline::{Extractor, ModelScorer};
 use std::sync::Arc;
 
 fn main() -> Result<(), mainline::Error> {

@@ -22,8 +22,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use mainline::extract::{Scorer, Threshold};
 use mainline::lines::Line;
+use mainline::{Scorer, Threshold};
 
 /// Times `run` over all pages; returns MB/s (or None when skipped by `ONLY`).
 fn time(

@@ -14,19 +14,6 @@
 //! Targets that are not regular files (`/dev/stdout`, `/dev/null`, a named pipe) cannot be
 //! replaced by a rename; they are written directly. A symbolic link at the target is
 //! replaced by the new file, not followed.
-//!
-//! ```
-//! use std::io::Write;
-//! let dir = tempfile::tempdir()?;
-//! let target = dir.path().join("out.txt");
-//! let mut file = mainline::atomic::AtomicFile::create(&target)?;
-//! file.write_all(b"all or nothing\n")?;
-//! assert!(!target.exists()); // not there until committed
-//! file.commit()?;
-//! assert_eq!(std::fs::read_to_string(&target)?, "all or nothing\n");
-//! assert_eq!(std::fs::read_dir(dir.path())?.count(), 1); // no temporary file left
-//! # Ok::<(), std::io::Error>(())
-//! ```
 
 use std::ffi::OsString;
 use std::fs::{self, File};
@@ -45,6 +32,7 @@ fn unfinished() -> std::sync::MutexGuard<'static, (Vec<PathBuf>, bool)> {
 /// Removes the temporary files of every [`AtomicFile`] not yet committed, and makes later
 /// [`AtomicFile::create`] calls fail: for a process about to exit on a signal. Returns how
 /// many files were removed.
+#[cfg(feature = "cli")]
 pub fn remove_unfinished() -> usize {
     let mut guard = unfinished();
     guard.1 = true;
@@ -122,6 +110,7 @@ impl AtomicFile {
     /// The file that is being written: the temporary file, or the target itself when that
     /// is not a regular file. For writers that open a path themselves; the bytes written
     /// through it become the target's on [`AtomicFile::commit`].
+    #[cfg(feature = "cli")]
     pub fn path(&self) -> &Path {
         match &self.out {
             Some(Out::Temp(w)) => w.get_ref().path(),
@@ -130,6 +119,7 @@ impl AtomicFile {
     }
 
     /// The file this will become.
+    #[cfg(feature = "cli")]
     pub fn target(&self) -> &Path {
         &self.target
     }
@@ -266,5 +256,24 @@ mod tests {
             let err = write("/dev/full", vec![b'x'; 1 << 17]).unwrap_err();
             assert_eq!(err.raw_os_error(), Some(28), "{err}"); // ENOSPC
         }
+    }
+}
+
+/// The examples of this module's documentation, run as tests (the module is internal to
+/// the crate, where documentation tests cannot reach).
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn doc_atomic() -> Result<(), Box<dyn std::error::Error>> {
+        use std::io::Write;
+        let dir = tempfile::tempdir()?;
+        let target = dir.path().join("out.txt");
+        let mut file = crate::atomic::AtomicFile::create(&target)?;
+        file.write_all(b"all or nothing\n")?;
+        assert!(!target.exists()); // not there until committed
+        file.commit()?;
+        assert_eq!(std::fs::read_to_string(&target)?, "all or nothing\n");
+        assert_eq!(std::fs::read_dir(dir.path())?.count(), 1); // no temporary file left
+        Ok(())
     }
 }

@@ -364,13 +364,6 @@ pub struct RecipeResult {
     pub scores: Vec<(f32, f32)>,
 }
 
-impl RecipeResult {
-    /// Mean page word F1.
-    pub fn mean_f1(&self) -> f64 {
-        eval::mean(&self.pages.iter().map(|p| p.scores.f1).collect::<Vec<_>>())
-    }
-}
-
 /// Options of [`cross_validate`].
 #[derive(Debug, Clone)]
 pub struct CvOptions {

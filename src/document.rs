@@ -1,26 +1,5 @@
-//! One call from HTML to a [`Document`]: its text, Markdown, metadata and every line with
-//! its score and decision.
-//!
-//! [`extract`] and [`extract_str`] use the built-in model and default [`Options`];
-//! [`Options::extract`] takes others. Both are built on the streaming
-//! [`crate::extract::Extractor`], which stays the low-level API (bounded memory,
-//! bytes in pieces); a `Document` holds the whole page's lines.
-//!
-//! ```
-//! let doc = mainline::extract(b"<title>Tides | Sea Notes</title>
-//!     <nav><a href=/>Home</a> <a href=/about>About</a> <a href=/maps>Maps</a></nav>
-//!     <article><h1>Tides</h1>
-//!     <p>The tide comes in twice a day, pulled by the moon and, less, by the sun.</p>
-//!     <p>Walkers who know the times cross the sands and come back before the water.</p>
-//!     </article><footer><a href=/privacy>Privacy</a></footer>")?;
-//! assert!(doc.text().ends_with("pulled by the moon and, less, by the sun.\n\
-//!     Walkers who know the times cross the sands and come back before the water."));
-//! assert!(!doc.text().contains("Privacy"));
-//! assert!(doc.markdown().ends_with("by the sun.\n\nWalkers who know the times cross the sands and come back before the water.\n"));
-//! assert_eq!(doc.metadata().title.as_deref(), Some("Tides | Sea Notes"));
-//! assert_eq!(doc.lines().len(), 5); // the menu, the heading, two paragraphs, the footer
-//! # Ok::<(), mainline::Error>(())
-//! ```
+//! One call from HTML to a [`Document`] (see there): its text, Markdown, metadata and
+//! every line with its score and decision.
 
 use std::io::Read;
 use std::sync::{Arc, LazyLock, OnceLock};
@@ -312,7 +291,31 @@ impl Builder {
     }
 }
 
-/// An extracted page. See the [module documentation](self).
+/// An extracted page.
+///
+/// One call from HTML to a [`Document`]: its text, Markdown, metadata and every line with
+/// its score and decision.
+///
+/// [`extract`] and [`extract_str`] use the built-in model and default [`Options`];
+/// [`Options::extract`] takes others. Both are built on the streaming
+/// [`Extractor`](crate::Extractor), which stays the low-level API (bounded memory,
+/// bytes in pieces); a `Document` holds the whole page's lines.
+///
+/// ```
+/// let doc = mainline::extract(b"<title>Tides | Sea Notes</title>
+///     <nav><a href=/>Home</a> <a href=/about>About</a> <a href=/maps>Maps</a></nav>
+///     <article><h1>Tides</h1>
+///     <p>The tide comes in twice a day, pulled by the moon and, less, by the sun.</p>
+///     <p>Walkers who know the times cross the sands and come back before the water.</p>
+///     </article><footer><a href=/privacy>Privacy</a></footer>")?;
+/// assert!(doc.text().ends_with("pulled by the moon and, less, by the sun.\n\
+///     Walkers who know the times cross the sands and come back before the water."));
+/// assert!(!doc.text().contains("Privacy"));
+/// assert!(doc.markdown().ends_with("by the sun.\n\nWalkers who know the times cross the sands and come back before the water.\n"));
+/// assert_eq!(doc.metadata().title.as_deref(), Some("Tides | Sea Notes"));
+/// assert_eq!(doc.lines().len(), 5); // the menu, the heading, two paragraphs, the footer
+/// # Ok::<(), mainline::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Document {
     lines: Vec<Decision>,

@@ -1,33 +1,4 @@
-//! The streaming extractor: bytes in, a keep/drop [`Decision`] per line out.
-//!
-//! [`Extractor`] wires the stages together: the [`Splitter`] turns bytes into lines, each
-//! line's [`LineFeatures`] are computed once, and a [`Scorer`] decides each line as soon as
-//! the lines after it that its features need have arrived (its [`Scorer::context`]). A
-//! two-stage model then waits for its second stage's lookahead of first-stage scores
-//! ([`Scorer::lookahead`], see [`crate::stack`]). Only those windows of lines are held, so
-//! memory does not depend on the page length. A second stage with page-level inputs
-//! ([`Scorer::page_stage`], as in the built-in model) holds the lines of one block of the
-//! page instead, at most [`stack::page::MAX_LINES`] lines and about
-//! [`stack::page::MAX_TEXT_BYTES`] of text.
-//!
-//! ```
-//! use std::sync::Arc;
-//! use mainline::extract::{Extractor, Threshold};
-//!
-//! let mut ex = Extractor::new(Arc::new(Threshold(0.5)));
-//! let mut kept = Vec::new();
-//! for piece in ["<div class=menu><a href=/a>A</a> <a href=/b>B</a></div>",
-//!               "<p>A paragraph of plain text has a high ", "text density.</p>"] {
-//!     ex.write(piece.as_bytes())?;
-//!     while let Some(d) = ex.next_decision() {
-//!         if d.keep { kept.push(d.line.text) }
-//!     }
-//! }
-//! ex.end()?;
-//! kept.extend(std::iter::from_fn(|| ex.next_decision()).filter(|d| d.keep).map(|d| d.line.text));
-//! assert_eq!(kept, ["A paragraph of plain text has a high text density."]);
-//! # Ok::<(), mainline::Error>(())
-//! ```
+//! The streaming extractor (see [`Extractor`]) and the scorers that decide lines.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -53,19 +24,19 @@ pub trait Scorer: Send + Sync {
     fn describe(&self) -> String;
 
     /// Whether a second stage makes the decision from the window of [`Scorer::decide`]
-    /// scores around each line (see [`crate::stack`]). Default: no.
+    /// scores around each line (see `crate::stack`). Default: no.
     fn two_stage(&self) -> bool {
         false
     }
 
-    /// Lines of lookahead of the second stage, at most [`stack::MAX_LOOKAHEAD`]; 0 when
+    /// Lines of lookahead of the second stage, at most `stack::MAX_LOOKAHEAD`; 0 when
     /// there is none.
     fn lookahead(&self) -> usize {
         0
     }
 
-    /// Whether the second stage also reads page-level inputs ([`stack::page`]): lines are
-    /// then held in blocks of a page ([`stack::page::Blocks`]) and decided a block at a
+    /// Whether the second stage also reads page-level inputs (`stack::page`): lines are
+    /// then held in blocks of a page (`stack::page::Blocks`) and decided a block at a
     /// time. Default: no.
     fn page_stage(&self) -> bool {
         false
@@ -94,7 +65,7 @@ pub trait Scorer: Send + Sync {
     }
 
     /// For a two-stage scorer: the second-stage score of a line from its
-    /// [`stack::input_names`] row, and whether the line is kept.
+    /// `stack::input_names` row, and whether the line is kept.
     ///
     /// Default (for a scorer that says it is [`Scorer::two_stage`] without a second stage
     /// of its own): the line's first-stage score, the row's first input, kept when it is at
@@ -136,8 +107,10 @@ impl Scorer for Threshold {
 /// A scorer that keeps nothing but asks for the widest context, so that every feature
 /// column of a row is filled: for writing feature tables.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[cfg(feature = "cli")]
 pub struct Observe;
 
+#[cfg(feature = "cli")]
 impl Scorer for Observe {
     fn context(&self) -> usize {
         MAX_CONTEXT
@@ -156,7 +129,7 @@ impl Scorer for Observe {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use mainline::extract::{extract_text, ModelScorer};
+/// use mainline::{extract_text, ModelScorer};
 /// let scorer = ModelScorer::builtin();
 /// let text = extract_text(b"<nav><a href=/>Home</a></nav><p>Some words of text.</p>", Arc::new(scorer))?;
 /// assert!(!text.contains("Home"));
@@ -185,7 +158,7 @@ impl ModelScorer {
     /// scores NaN.
     ///
     /// ```
-    /// use mainline::extract::ModelScorer;
+    /// use mainline::ModelScorer;
     /// use mainline::model::{Model, ModelKind, Scaler};
     /// let model = Model::new(
     ///     vec!["density".to_string(), "ln_html_bytes".to_string()],
@@ -347,7 +320,36 @@ pub struct Decision {
     pub features: Option<Vec<f32>>,
 }
 
-/// Streaming extractor. See the [module documentation](self).
+/// Streaming extractor: bytes in, a keep/drop [`Decision`] per line out.
+///
+/// [`Extractor`] wires the stages together: the [`Splitter`] turns bytes into lines, each
+/// line's [`LineFeatures`] are computed once, and a [`Scorer`] decides each line as soon as
+/// the lines after it that its features need have arrived (its [`Scorer::context`]). A
+/// two-stage model then waits for its second stage's lookahead of first-stage scores
+/// ([`Scorer::lookahead`], see `crate::stack`). Only those windows of lines are held, so
+/// memory does not depend on the page length. A second stage with page-level inputs
+/// ([`Scorer::page_stage`], as in the built-in model) holds the lines of one block of the
+/// page instead, at most `stack::page::MAX_LINES` lines and about
+/// `stack::page::MAX_TEXT_BYTES` of text.
+///
+/// ```
+/// use std::sync::Arc;
+/// use mainline::{Extractor, Threshold};
+///
+/// let mut ex = Extractor::new(Arc::new(Threshold(0.5)));
+/// let mut kept = Vec::new();
+/// for piece in ["<div class=menu><a href=/a>A</a> <a href=/b>B</a></div>",
+///               "<p>A paragraph of plain text has a high ", "text density.</p>"] {
+///     ex.write(piece.as_bytes())?;
+///     while let Some(d) = ex.next_decision() {
+///         if d.keep { kept.push(d.line.text) }
+///     }
+/// }
+/// ex.end()?;
+/// kept.extend(std::iter::from_fn(|| ex.next_decision()).filter(|d| d.keep).map(|d| d.line.text));
+/// assert_eq!(kept, ["A paragraph of plain text has a high text density."]);
+/// # Ok::<(), mainline::Error>(())
+/// ```
 pub struct Extractor {
     splitter: Splitter,
     scorer: Arc<dyn Scorer>,
@@ -513,7 +515,7 @@ impl Extractor {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use mainline::extract::{Extractor, Threshold};
+    /// use mainline::{Extractor, Threshold};
     /// let mut ex = Extractor::new(Arc::new(Threshold(0.5)))
     ///     .with_transport_encoding(Some(encoding_rs::WINDOWS_1252));
     /// assert_eq!(ex.kept_text(b"<p>Caf\xe9 au lait.</p>")?, "Café au lait.");
@@ -577,7 +579,7 @@ impl Extractor {
 
     /// Lines read and not yet decided: at most the scorer's context + 1, plus its
     /// second stage's lookahead + 1, or with page-level inputs the lines of the current
-    /// block (fewer than [`stack::page::MAX_LINES`]). Decided lines wait in the output until
+    /// block (fewer than `stack::page::MAX_LINES`). Decided lines wait in the output until
     /// taken with [`Extractor::next_decision`].
     pub fn buffered_lines(&self) -> usize {
         self.pending.len()
@@ -613,7 +615,7 @@ impl Extractor {
     }
 
     /// Whether to collect the page's metadata as it is read (off by default; see
-    /// [`crate::meta`]). Set it before the first [`Extractor::write`].
+    /// `crate::meta`). Set it before the first [`Extractor::write`].
     pub fn with_metadata(mut self, yes: bool) -> Self {
         self.settings.metadata = yes;
         self.splitter = std::mem::take(&mut self.splitter).with_metadata(yes);
@@ -627,7 +629,7 @@ impl Extractor {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use mainline::extract::{Extractor, ModelScorer};
+    /// use mainline::{Extractor, ModelScorer};
     ///
     /// let mut ex = Extractor::new(Arc::new(ModelScorer::builtin())).with_metadata(true);
     /// ex.write(b"<head><title>Tides | Sea Notes</title>")?;
@@ -972,7 +974,7 @@ impl PageBlock {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use mainline::extract::{extract_text, Threshold};
+/// use mainline::{extract_text, Threshold};
 /// let text = extract_text(b"<p>Plain words win.</p><ul><li><a href=/x>x</a></li></ul>", Arc::new(Threshold(0.5)))?;
 /// assert_eq!(text, "Plain words win.");
 /// # Ok::<(), mainline::Error>(())

@@ -80,7 +80,7 @@ impl std::fmt::Display for Sniffed {
 
 /// What the first bytes of a document say about UTF-8.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Utf8Evidence {
+pub(crate) enum Utf8Evidence {
     /// A byte sequence that is not UTF-8.
     Invalid,
     /// Only ASCII (and perhaps a sequence cut off at the end of an incomplete prefix).
@@ -90,14 +90,7 @@ pub enum Utf8Evidence {
 }
 
 /// Looks at the first [`DETECT_BYTES`] of `head` (the whole document when `complete`).
-///
-/// ```
-/// use mainline::input::{utf8_evidence, Utf8Evidence};
-/// assert_eq!(utf8_evidence("<p>café</p>".as_bytes(), true), Utf8Evidence::MultiByte);
-/// assert_eq!(utf8_evidence(b"<p>caf\xe9</p>", true), Utf8Evidence::Invalid);
-/// assert_eq!(utf8_evidence(b"<p>cafe</p>", true), Utf8Evidence::Ascii);
-/// ```
-pub fn utf8_evidence(head: &[u8], complete: bool) -> Utf8Evidence {
+pub(crate) fn utf8_evidence(head: &[u8], complete: bool) -> Utf8Evidence {
     let prefix = &head[..head.len().min(DETECT_BYTES)];
     let valid = match std::str::from_utf8(prefix) {
         Ok(_) => prefix.len(),
@@ -212,7 +205,7 @@ static CHARSET: LazyLock<Regex> = LazyLock::new(|| {
 /// Covers `<meta charset="X">` and `<meta http-equiv="Content-Type" content="…; charset=X">`.
 /// As the HTML standard prescribes, a declared UTF-16 is read as UTF-8 (a page that really is
 /// UTF-16 starts with a byte order mark), and `x-user-defined` as windows-1252.
-pub fn prescan_meta(head: &[u8]) -> Option<&'static Encoding> {
+pub(crate) fn prescan_meta(head: &[u8]) -> Option<&'static Encoding> {
     for meta in META.find_iter(head) {
         if let Some(caps) = CHARSET.captures(meta.as_bytes()) {
             if let Some(enc) = Encoding::for_label(&caps[1]) {
@@ -280,15 +273,8 @@ pub const BINARY_MAGIC_BYTES: usize = 8;
 /// patterns: after an optional BOM and white space, one of its tags (`<!doctype html`,
 /// `<html`, `<head`, `<p`, `<div`, a comment `<!--`, …) in any case, followed by a space
 /// or `>`. Used for files without an HTML extension and WARC payloads without a media type.
-///
-/// ```
-/// use mainline::input::looks_like_html;
-/// assert!(looks_like_html(b"\n  <!DOCTYPE html><html>"));
-/// assert!(looks_like_html(b"<!-- saved --><p>text"));
-/// assert!(!looks_like_html(b"<pre>text"));
-/// assert!(!looks_like_html(b"{\"json\": 1}"));
-/// ```
-pub fn looks_like_html(head: &[u8]) -> bool {
+#[cfg(any(feature = "cli", feature = "warc"))]
+pub(crate) fn looks_like_html(head: &[u8]) -> bool {
     const TAGS: &[&[u8]] = &[
         b"<!doctype html",
         b"<html",
@@ -326,12 +312,12 @@ pub type Input = Box<dyn Read + Send>;
 
 /// Receives the warnings about an input that is still read: trailing garbage after gzip
 /// data (see [`wrap_with_warnings`]).
-pub type Warn = Box<dyn Fn(&str) + Send + Sync>;
+pub(crate) type Warn = Box<dyn Fn(&str) + Send + Sync>;
 
 /// Opens `path` for reading (`-` is standard input), decompressing gzip transparently.
 ///
 /// Bytes after the last gzip member that do not start another member are ignored without
-/// a word; [`open_with_warnings`] reports them.
+/// a word; `open_with_warnings` reports them.
 ///
 /// # Errors
 /// [`Error::Io`] when the file cannot be opened or is a directory.
@@ -344,7 +330,7 @@ pub fn open(path: &Path) -> Result<Input> {
 ///
 /// # Errors
 /// [`Error::Io`] when the file cannot be opened or is a directory.
-pub fn open_with_warnings(path: &Path, warn: Warn) -> Result<Input> {
+pub(crate) fn open_with_warnings(path: &Path, warn: Warn) -> Result<Input> {
     if path.as_os_str() == "-" {
         return Ok(wrap_with_warnings(stdin(), warn));
     }
@@ -362,11 +348,12 @@ pub fn open_with_warnings(path: &Path, warn: Warn) -> Result<Input> {
 static STDIN_AHEAD: Mutex<Vec<u8>> = Mutex::new(Vec::new());
 
 /// Most raw bytes [`stdin_head`] reads ahead.
+#[cfg(feature = "cli")]
 const STDIN_AHEAD_MAX: usize = 64 * 1024;
 
 /// Standard input as raw bytes (not decompressed), beginning with the bytes
 /// [`stdin_head`] read ahead, if any. [`open`] reads `-` from here.
-pub fn stdin() -> Box<dyn Read + Send> {
+pub(crate) fn stdin() -> Box<dyn Read + Send> {
     let ahead = std::mem::take(&mut *STDIN_AHEAD.lock().unwrap_or_else(|p| p.into_inner()));
     if ahead.is_empty() {
         Box::new(io::stdin())
@@ -383,7 +370,8 @@ pub fn stdin() -> Box<dyn Read + Send> {
 ///
 /// # Errors
 /// A read error of standard input.
-pub fn stdin_head(n: usize) -> io::Result<Vec<u8>> {
+#[cfg(feature = "cli")]
+pub(crate) fn stdin_head(n: usize) -> io::Result<Vec<u8>> {
     head_of(
         &mut io::stdin(),
         n,
@@ -393,6 +381,7 @@ pub fn stdin_head(n: usize) -> io::Result<Vec<u8>> {
 
 /// The first `n` decompressed bytes of `raw`, appending the raw bytes read to `ahead`
 /// (which may already hold some).
+#[cfg(feature = "cli")]
 fn head_of(raw: &mut dyn Read, n: usize, ahead: &mut Vec<u8>) -> io::Result<Vec<u8>> {
     let mut eof = false;
     loop {
@@ -431,7 +420,7 @@ fn head_of(raw: &mut dyn Read, n: usize, ahead: &mut Vec<u8>) -> io::Result<Vec<
 ///
 /// Errors from a corrupt or truncated gzip stream surface as [`io::Error`]s of kind
 /// `InvalidData` or `UnexpectedEof` from `read`. Trailing bytes after the gzip data are
-/// ignored silently; see [`wrap_with_warnings`].
+/// ignored silently; see `wrap_with_warnings`.
 pub fn wrap(reader: Box<dyn Read + Send>) -> Input {
     wrap_with_warnings(reader, Box::new(|_| {}))
 }
@@ -443,25 +432,7 @@ pub fn wrap(reader: Box<dyn Read + Send>) -> Input {
 /// (a pipe may hand over one byte first). Concatenated gzip members are one input. After a
 /// member, bytes that do not start another member end the input, as `gzip -d` does:
 /// zero bytes (padding) silently, anything else with a warning ("trailing garbage").
-///
-/// ```
-/// use std::io::{Read, Write};
-/// use std::sync::{Arc, Mutex};
-/// let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-/// gz.write_all(b"<p>hello</p>")?;
-/// let mut data = gz.finish()?;
-/// data.extend_from_slice(b"junk");
-/// let warnings = Arc::new(Mutex::new(Vec::new()));
-/// let seen = Arc::clone(&warnings);
-/// let warn = Box::new(move |m: &str| seen.lock().unwrap().push(m.to_string()));
-/// let mut text = String::new();
-/// mainline::input::wrap_with_warnings(Box::new(std::io::Cursor::new(data)), warn)
-///     .read_to_string(&mut text)?;
-/// assert_eq!(text, "<p>hello</p>");
-/// assert!(warnings.lock().unwrap()[0].contains("trailing garbage"));
-/// # Ok::<(), std::io::Error>(())
-/// ```
-pub fn wrap_with_warnings(reader: Box<dyn Read + Send>, warn: Warn) -> Input {
+pub(crate) fn wrap_with_warnings(reader: Box<dyn Read + Send>, warn: Warn) -> Input {
     let buffered: Source = Box::new(BufReader::with_capacity(64 * 1024, reader));
     let (head, rest) = match peek2(buffered) {
         Ok(peeked) => peeked,
@@ -829,5 +800,54 @@ mod tests {
         data.extend_from_slice(&second[..second.len() / 2]);
         let (out, _) = read_warned(data, false);
         assert!(out.unwrap_err().to_string().contains("corrupt gzip"));
+    }
+}
+
+/// The examples of this module's documentation, run as tests (the module is internal to
+/// the crate, where documentation tests cannot reach).
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn doc_input_utf8_evidence() -> Result<(), Box<dyn std::error::Error>> {
+        use crate::input::{Utf8Evidence, utf8_evidence};
+        assert_eq!(
+            utf8_evidence("<p>café</p>".as_bytes(), true),
+            Utf8Evidence::MultiByte
+        );
+        assert_eq!(
+            utf8_evidence(b"<p>caf\xe9</p>", true),
+            Utf8Evidence::Invalid
+        );
+        assert_eq!(utf8_evidence(b"<p>cafe</p>", true), Utf8Evidence::Ascii);
+        Ok(())
+    }
+
+    #[test]
+    fn doc_input_looks_like_html() -> Result<(), Box<dyn std::error::Error>> {
+        use crate::input::looks_like_html;
+        assert!(looks_like_html(b"\n  <!DOCTYPE html><html>"));
+        assert!(looks_like_html(b"<!-- saved --><p>text"));
+        assert!(!looks_like_html(b"<pre>text"));
+        assert!(!looks_like_html(b"{\"json\": 1}"));
+        Ok(())
+    }
+
+    #[test]
+    fn doc_input_wrap_with_warnings() -> Result<(), Box<dyn std::error::Error>> {
+        use std::io::{Read, Write};
+        use std::sync::{Arc, Mutex};
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(b"<p>hello</p>")?;
+        let mut data = gz.finish()?;
+        data.extend_from_slice(b"junk");
+        let warnings = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&warnings);
+        let warn = Box::new(move |m: &str| seen.lock().unwrap().push(m.to_string()));
+        let mut text = String::new();
+        crate::input::wrap_with_warnings(Box::new(std::io::Cursor::new(data)), warn)
+            .read_to_string(&mut text)?;
+        assert_eq!(text, "<p>hello</p>");
+        assert!(warnings.lock().unwrap()[0].contains("trailing garbage"));
+        Ok(())
     }
 }

@@ -28,7 +28,7 @@
 //! text-mode browser would show, [`features`] describes each line and its neighbours, and a
 //! trained model ([`extract::ModelScorer`]) decides which to keep. [`extract::Extractor`]
 //! wires these together with bounded memory, for pages fed in pieces; [`markdown`] and
-//! [`meta`] render and describe what it keeps.
+//! `meta` render and describe what it keeps.
 //!
 //! # Cargo features
 //! The library without default features needs only what extraction needs. The default
@@ -45,23 +45,23 @@
 #![deny(rustdoc::broken_intra_doc_links)]
 
 pub mod confidence;
-pub mod document;
-pub mod error;
-pub mod extract;
+mod document;
+mod error;
+mod extract;
 pub mod features;
 pub mod input;
 pub mod lines;
 pub mod markdown;
-pub mod meta;
+mod meta;
 pub mod model;
-pub mod stack;
+mod stack;
 
 #[cfg(feature = "train")]
-pub mod atomic;
+mod atomic;
 #[cfg(feature = "train")]
 pub mod corpus;
-#[cfg(feature = "train")]
-pub mod cv;
+#[cfg(feature = "cli")]
+mod cv;
 #[cfg(feature = "train")]
 pub mod eval;
 #[cfg(feature = "methods")]
@@ -76,6 +76,9 @@ pub mod warc;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod cli;
+
+#[cfg(all(test, feature = "cli"))]
+mod tests;
 
 pub use document::{Builder, Document, Format, Options, extract, extract_str};
 pub use error::{Error, Result};

@@ -12,7 +12,7 @@
 //! of the Markdown, syntax removed ([`strip`]), are those of the text.
 //!
 //! Memory: a paragraph is written as soon as its line arrives; only the rows of a table are
-//! held until the table ends (at most [`MAX_TABLE_LINES`] lines, then what is held is
+//! held until the table ends (at most `MAX_TABLE_LINES` lines, then what is held is
 //! written and the table goes on as a new one).
 //!
 //! ```
@@ -36,7 +36,7 @@ use crate::lines::{Line, Span, SpanKind, Structure};
 use crate::meta::resolve;
 
 /// The most lines of a table held before they are written.
-pub const MAX_TABLE_LINES: usize = 4096;
+pub(crate) const MAX_TABLE_LINES: usize = 4096;
 
 /// What the rendering includes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -107,7 +107,7 @@ impl Renderer {
     }
 
     /// Sets the URL links are resolved against ([`Options::base`]), for instance once the
-    /// page's head has been read (see [`base_url`]).
+    /// page's head has been read (see `base_url`).
     pub fn set_base(&mut self, base: Option<String>) {
         self.opts.base = base;
     }
@@ -519,14 +519,7 @@ fn inline(text: &str, spans: &[Span], opts: &Options, table: bool, out: &mut Str
 
 /// The URL a page's links resolve against: its `<base href>` (itself resolved against the
 /// page's URL), else the page's URL.
-///
-/// ```
-/// use mainline::markdown::base_url;
-/// assert_eq!(base_url(Some("https://ex.org/a/p.html"), Some("/docs/")).as_deref(), Some("https://ex.org/docs/"));
-/// assert_eq!(base_url(Some("https://ex.org/a/p.html"), None).as_deref(), Some("https://ex.org/a/p.html"));
-/// assert_eq!(base_url(None, Some("https://cdn.org/")).as_deref(), Some("https://cdn.org/"));
-/// ```
-pub fn base_url(page: Option<&str>, base_href: Option<&str>) -> Option<String> {
+pub(crate) fn base_url(page: Option<&str>, base_href: Option<&str>) -> Option<String> {
     match (base_href, page) {
         (Some(b), Some(u)) => resolve(u, b).or_else(|| Some(u.to_string())),
         (Some(b), None) => Some(b.to_string()),
@@ -733,3 +726,26 @@ fn strip_inline(line: &str, out: &mut String) {
 
 #[cfg(test)]
 mod tests;
+
+/// The examples of this module's documentation, run as tests (the module is internal to
+/// the crate, where documentation tests cannot reach).
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn doc_markdown_base_url() -> Result<(), Box<dyn std::error::Error>> {
+        use crate::markdown::base_url;
+        assert_eq!(
+            base_url(Some("https://ex.org/a/p.html"), Some("/docs/")).as_deref(),
+            Some("https://ex.org/docs/")
+        );
+        assert_eq!(
+            base_url(Some("https://ex.org/a/p.html"), None).as_deref(),
+            Some("https://ex.org/a/p.html")
+        );
+        assert_eq!(
+            base_url(None, Some("https://cdn.org/")).as_deref(),
+            Some("https://cdn.org/")
+        );
+        Ok(())
+    }
+}

@@ -932,16 +932,6 @@ fn image(v: Option<&Ld>) -> Option<String> {
 /// `href` made absolute against `base` (an absolute URL), as a browser resolves links:
 /// scheme-relative, absolute-path, query, fragment and relative-path references, with `.`
 /// and `..` segments removed. `None` when `base` is not absolute and `href` is relative.
-///
-/// ```
-/// use mainline::meta::resolve;
-/// let base = "https://example.org/a/b/page.html?q=1";
-/// assert_eq!(resolve(base, "../c.html").as_deref(), Some("https://example.org/a/c.html"));
-/// assert_eq!(resolve(base, "/top").as_deref(), Some("https://example.org/top"));
-/// assert_eq!(resolve(base, "//cdn.org/x").as_deref(), Some("https://cdn.org/x"));
-/// assert_eq!(resolve(base, "#s").as_deref(), Some("https://example.org/a/b/page.html?q=1#s"));
-/// assert_eq!(resolve(base, "mailto:a@b.c").as_deref(), Some("mailto:a@b.c"));
-/// ```
 pub fn resolve(base: &str, href: &str) -> Option<String> {
     let href = href.trim();
     if scheme_len(href).is_some() {
@@ -1197,5 +1187,37 @@ mod tests {
             trim_site_name("Acme | How to boil", Some("ACME")),
             "How to boil"
         );
+    }
+}
+
+/// The examples of this module's documentation, run as tests (the module is internal to
+/// the crate, where documentation tests cannot reach).
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn doc_meta_resolve() -> Result<(), Box<dyn std::error::Error>> {
+        use crate::meta::resolve;
+        let base = "https://example.org/a/b/page.html?q=1";
+        assert_eq!(
+            resolve(base, "../c.html").as_deref(),
+            Some("https://example.org/a/c.html")
+        );
+        assert_eq!(
+            resolve(base, "/top").as_deref(),
+            Some("https://example.org/top")
+        );
+        assert_eq!(
+            resolve(base, "//cdn.org/x").as_deref(),
+            Some("https://cdn.org/x")
+        );
+        assert_eq!(
+            resolve(base, "#s").as_deref(),
+            Some("https://example.org/a/b/page.html?q=1#s")
+        );
+        assert_eq!(
+            resolve(base, "mailto:a@b.c").as_deref(),
+            Some("mailto:a@b.c")
+        );
+        Ok(())
     }
 }

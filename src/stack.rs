@@ -16,35 +16,23 @@
 //! A page-level second stage ([`Stage2::page`](crate::model::Stage2::page)) also reads the inputs of [`page`]: the
 //! line's score against the whole page and pooled over its enclosing elements. Its rows
 //! ([`page_input_names`]) are computed a block of the page at a time by [`block_rows`].
-//!
-//! ```
-//! use mainline::stack::{Window, input_names};
-//!
-//! let mut w = Window::new(2);
-//! let mut rows = Vec::new();
-//! for (i, score) in [0.1_f32, 0.9, 0.8, 0.7].into_iter().enumerate() {
-//!     // Each line: its score, its ln(1 + text bytes), and one copied feature.
-//!     w.push(i, score, 3.0, &[0.5]);
-//!     while let Some((line, row)) = w.pop() { rows.push((line, row)); }
-//! }
-//! w.finish();
-//! while let Some((line, row)) = w.pop() { rows.push((line, row)); }
-//! assert_eq!(rows.iter().map(|(l, _)| *l).collect::<Vec<_>>(), [0, 1, 2, 3]);
-//! assert_eq!(rows[0].1.len(), input_names(2, &["density"]).len());
-//! ```
 
 pub mod floor;
 pub mod page;
 
 use std::collections::VecDeque;
 
-pub use page::{format_path, format_signature, parse_path, parse_signature};
+#[cfg(feature = "cli")]
+pub use page::{format_path, format_signature};
+#[cfg(feature = "train")]
+pub use page::{parse_path, parse_signature};
 
 /// Most lines of lookahead a second stage may use.
 pub const MAX_LOOKAHEAD: usize = 32;
 
 /// First-stage features of the line itself that a second stage reads by default (names of
 /// [`crate::features::names`]); a model may list others (see [`input_names`]).
+#[cfg(feature = "train")]
 pub const BASE_INPUTS: [&str; 10] = [
     "density",
     "ln_text_bytes",
@@ -118,6 +106,7 @@ pub(crate) fn computed_len(k: usize, page: bool, repeats: bool) -> usize {
 
 /// Names of all second-stage inputs: [`window_names`], then each of `base` (first-stage
 /// feature names) prefixed with [`LINE_PREFIX`].
+#[cfg(feature = "train")]
 pub fn input_names(k: usize, base: &[&str]) -> Vec<String> {
     let mut names = window_names(k);
     names.extend(base.iter().map(|s| format!("{LINE_PREFIX}{s}")));
@@ -145,19 +134,6 @@ pub fn page_input_names(k: usize, repeats: bool, base: &[&str]) -> Vec<String> {
 /// copied features `base(i, tail)` writes into the tail of line `i`'s row. `scores`,
 /// `weights` (`ln(1 + text bytes)`) and `paths` have one entry per line. With the lines'
 /// `sigs` ([`page::signature`]), the [`page::repeat_names`] inputs follow the page inputs.
-///
-/// ```
-/// use mainline::lines::{NO_ELEMENT, PATH_LEVELS};
-/// use mainline::stack::{block_rows, page_input_names, BlockRows};
-///
-/// let paths = [[NO_ELEMENT; PATH_LEVELS]; 3];
-/// let mut rows = Vec::new();
-/// let shape = BlockRows { lookahead: 2, repeats: false, base_len: 1 };
-/// block_rows(shape, &[0.2, 0.9, 0.7], &[1.0, 3.0, 2.5], &paths, None, &mut |i, tail| tail[0] = i as f32, &mut rows);
-/// assert_eq!(rows.len(), 3 * shape.width());
-/// assert_eq!(shape.width(), page_input_names(2, false, &["density"]).len());
-/// assert_eq!(rows[2 * shape.width() - 1], 1.0);
-/// ```
 ///
 /// # Panics
 /// When the slices differ in length, or `sigs` is given to a shape without `repeats` (or
@@ -560,5 +536,65 @@ mod tests {
                 }
             }
         }
+    }
+}
+
+/// The examples of this module's documentation, run as tests (the module is internal to
+/// the crate, where documentation tests cannot reach).
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn doc_stack() -> Result<(), Box<dyn std::error::Error>> {
+        use crate::stack::{Window, input_names};
+
+        let mut w = Window::new(2);
+        let mut rows = Vec::new();
+        for (i, score) in [0.1_f32, 0.9, 0.8, 0.7].into_iter().enumerate() {
+            // Each line: its score, its ln(1 + text bytes), and one copied feature.
+            w.push(i, score, 3.0, &[0.5]);
+            while let Some((line, row)) = w.pop() {
+                rows.push((line, row));
+            }
+        }
+        w.finish();
+        while let Some((line, row)) = w.pop() {
+            rows.push((line, row));
+        }
+        assert_eq!(
+            rows.iter().map(|(l, _)| *l).collect::<Vec<_>>(),
+            [0, 1, 2, 3]
+        );
+        assert_eq!(rows[0].1.len(), input_names(2, &["density"]).len());
+        Ok(())
+    }
+
+    #[test]
+    fn doc_stack_block_rows() -> Result<(), Box<dyn std::error::Error>> {
+        use crate::lines::{NO_ELEMENT, PATH_LEVELS};
+        use crate::stack::{BlockRows, block_rows, page_input_names};
+
+        let paths = [[NO_ELEMENT; PATH_LEVELS]; 3];
+        let mut rows = Vec::new();
+        let shape = BlockRows {
+            lookahead: 2,
+            repeats: false,
+            base_len: 1,
+        };
+        block_rows(
+            shape,
+            &[0.2, 0.9, 0.7],
+            &[1.0, 3.0, 2.5],
+            &paths,
+            None,
+            &mut |i, tail| tail[0] = i as f32,
+            &mut rows,
+        );
+        assert_eq!(rows.len(), 3 * shape.width());
+        assert_eq!(
+            shape.width(),
+            page_input_names(2, false, &["density"]).len()
+        );
+        assert_eq!(rows[2 * shape.width() - 1], 1.0);
+        Ok(())
     }
 }

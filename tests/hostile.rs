@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use common::{mainline, scratch};
-use mainline::extract::{Extractor, ModelScorer, Scorer, Threshold};
 use mainline::lines::{Line, MAX_LINE_BYTES, Splitter};
+use mainline::{Extractor, ModelScorer, Scorer, Threshold};
 use proptest::prelude::*;
 
 // ---- helpers -------------------------------------------------------------------------------

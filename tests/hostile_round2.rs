@@ -14,8 +14,8 @@ use std::process::{Command as Process, Stdio};
 use std::sync::Arc;
 
 use common::{mainline, sample, scratch};
-use mainline::extract::{Extractor, ModelScorer, Scorer, extract_text};
 use mainline::model::{Activation, Layer, Model, ModelKind, Scaler};
+use mainline::{Extractor, ModelScorer, Scorer, extract_text};
 
 // ---- helpers -------------------------------------------------------------------------------
 

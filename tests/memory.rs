@@ -17,7 +17,7 @@ use std::io::Write;
 use std::process::Command;
 use std::sync::Arc;
 
-use mainline::extract::{Extractor, ModelScorer};
+use mainline::{Extractor, ModelScorer};
 
 /// The README's peak for a 1 GiB stream through the release build, in KiB (19 MB).
 const README_PEAK_KIB: u64 = 19_000_000 / 1024;

@@ -192,7 +192,7 @@ fn fine_tuning_the_builtin_model_learns_the_labelled_convention() {
         .assert()
         .success();
     let model = Model::load(&tuned).unwrap();
-    let builtin = mainline::extract::ModelScorer::builtin().model().clone();
+    let builtin = mainline::ModelScorer::builtin().model().clone();
     // The first stage learns; the second stage, which reads its scores, is kept.
     assert_ne!(model.kind, builtin.kind);
     assert_eq!(model.stack, builtin.stack);

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use lol_html::{HtmlRewriter, Settings, doc_text, element};
-use mainline::extract::{Extractor, Scorer};
 use mainline::features::{self, LineFeatures, MAX_CONTEXT, N_FEATURES};
 use mainline::lines::{Line, Splitter};
+use mainline::{Extractor, Scorer};
 
 /// The pages (`.html`, `.html.gz`, …) of the given folders (sorted by name) or files,
 /// decompressed into memory. With `every` = n, only every n-th page of each folder.

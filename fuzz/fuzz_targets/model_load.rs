@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mainline::extract::{ModelScorer, Scorer};
+use mainline::{ModelScorer, Scorer};
 use mainline::features::N_FEATURES;
 use mainline::model::Model;
 

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use mainline::extract::{Extractor, ModelScorer};
+use mainline::{Extractor, ModelScorer};
 use mainline::model::Model;
 
 const PAGE: &[u8] = b"<html><body><nav><a href=/>Home</a> <a href=/about>About</a></nav>\

@@ -9,7 +9,7 @@
 use std::sync::{Arc, LazyLock};
 
 use libfuzzer_sys::fuzz_target;
-use mainline::extract::{Extractor, ModelScorer, Scorer, Threshold};
+use mainline::{Extractor, ModelScorer, Scorer, Threshold};
 use mainline::lines::{Line, Splitter};
 
 /// The built-in model, parsed once.

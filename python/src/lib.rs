@@ -11,9 +11,9 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use mainline::extract::{Decision, Extractor as Engine, ModelScorer, Scorer, Threshold};
 use mainline::model::Model;
 use mainline::warc::{Content, Html, HtmlOptions, Reader, Record, RecordError};
+use mainline::{Decision, Extractor as Engine, ModelScorer, Scorer, Threshold};
 use mainline::{Error, Format, Options};
 use mainline::{features, input};
 use pyo3::create_exception;

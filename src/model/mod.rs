@@ -80,10 +80,10 @@
 //! A two-stage model (format 2) adds `"stack": { "lookahead": 8, "features": ["score",
 //! "prev1_score", ...], "threshold": 0.6, "scaler": {...}, "kind": {...} }`: a second
 //! classifier on the window of first-stage scores around each line, which then makes the
-//! decision (see [`crate::stack`]). The top-level `threshold` is the first stage's own.
+//! decision (see `crate::stack`). The top-level `threshold` is the first stage's own.
 //! Format 3 allows `"page": true` in the second stage: it also reads page-level inputs,
 //! the scores of the whole page and of the elements around the line
-//! ([`crate::stack::page`]).
+//! (`crate::stack::page`).
 
 mod file;
 mod kernel;
@@ -138,7 +138,7 @@ pub struct Model {
     pub kind: ModelKind,
     /// The second stage of a two-stage model (format 2): the decision comes from a
     /// classifier on the first-stage scores of the lines around each line (see
-    /// [`crate::stack`]). [`Model::score`] and [`Model::keep`] are the first stage alone.
+    /// `crate::stack`). [`Model::score`] and [`Model::keep`] are the first stage alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stack: Option<Box<Stage2>>,
 }
@@ -226,7 +226,7 @@ pub struct Provenance {
 
 /// `mainline <version>`, the value of [`Provenance::created_by`] for models made by this
 /// build.
-pub fn created_by() -> String {
+pub(crate) fn created_by() -> String {
     format!("mainline {}", env!("CARGO_PKG_VERSION"))
 }
 

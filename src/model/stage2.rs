@@ -6,46 +6,37 @@ use serde::{Deserialize, Serialize};
 use super::{ModelKind, Scaler};
 use crate::stack::computed_len;
 
-/// The second stage of a model file: a classifier on [`input_names`] rows.
+/// The second stage of a model file: a classifier on `input_names` rows.
 ///
-/// [`input_names`]: crate::stack::input_names
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Stage2 {
     /// Lines of lookahead (and of look-behind) of the score window.
     pub lookahead: usize,
-    /// Whether the stage also reads the page-level inputs ([`page::names`], model format
+    /// Whether the stage also reads the page-level inputs (`page::names`, model format
     /// 3): the extractor then holds a page's lines, in blocks of at most
-    /// [`page::MAX_LINES`], until the block is decided.
+    /// `page::MAX_LINES`, until the block is decided.
     ///
-    /// [`page::names`]: crate::stack::page::names
-    /// [`page::MAX_LINES`]: crate::stack::page::MAX_LINES
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub page: bool,
-    /// With `page`: a block of a page ([`page::Blocks`]) of fewer lines than this is
+    /// With `page`: a block of a page (`page::Blocks`) of fewer lines than this is
     /// decided by the first stage alone. The page-level inputs of a handful of lines say
     /// little, and the pages a model is trained on have hundreds. 0 (the default, and what
     /// files without the field mean): every block goes through the second stage.
     ///
-    /// [`page::Blocks`]: crate::stack::page::Blocks
     #[serde(default, skip_serializing_if = "is_zero")]
     pub min_block_lines: usize,
     /// With `page`: whether the page inputs are followed by those of the lines'
-    /// [`page::signature`]s ([`page::repeat_names`]): scores pooled over the lines repeated
+    /// `page::signature`s (`page::repeat_names`): scores pooled over the lines repeated
     /// alongside the line, and over the lines of the same text. False (the default, and
     /// what files without the field mean): the page inputs alone.
     ///
-    /// [`page::signature`]: crate::stack::page::signature
-    /// [`page::repeat_names`]: crate::stack::page::repeat_names
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub repeats: bool,
-    /// Names of the inputs: [`window_names`] of `lookahead`, then (with `page`)
-    /// [`page::names`], then the first-stage features copied, each prefixed with
-    /// [`LINE_PREFIX`]; checked when the model is read.
+    /// Names of the inputs: `window_names` of `lookahead`, then (with `page`)
+    /// `page::names`, then the first-stage features copied, each prefixed with
+    /// `LINE_PREFIX`; checked when the model is read.
     ///
-    /// [`window_names`]: crate::stack::window_names
-    /// [`page::names`]: crate::stack::page::names
-    /// [`LINE_PREFIX`]: crate::stack::LINE_PREFIX
     pub features: Vec<String>,
     /// Decision threshold on the second-stage score: a line is kept when `score >=
     /// threshold`.
@@ -72,7 +63,7 @@ impl Stage2 {
         computed_len(self.lookahead, self.page, self.repeats)
     }
 
-    /// Probability that the line is content, from its [`input_names`](crate::stack::input_names)
+    /// Probability that the line is content, from its `input_names`
     /// row.
     ///
     /// # Panics

@@ -21,18 +21,6 @@
 //! Either way every line scored at least as high as the lowest prose line kept is kept as
 //! well. The floor only ever adds lines, and the lines it adds are the ones the model
 //! scored highest: what the model ranks is kept, where its threshold would have cut.
-//!
-//! ```
-//! use mainline::stack::floor::{prose_bytes, SHORT};
-//!
-//! // Three paragraphs scored below a threshold of 0.5, and a short menu line.
-//! let scores = [0.30, 0.25, 0.28, 0.10];
-//! let bytes = [(400, 0.0), (300, 0.0), (350, 0.1), (12, 1.0)]
-//!     .map(|(t, l)| (t, prose_bytes(t, l, false)));
-//! let mut keep = [false; 4];
-//! assert!(SHORT.apply(&scores, &bytes, &mut keep));
-//! assert_eq!(keep, [true, true, true, false]);
-//! ```
 
 /// Lines with less text than this (bytes) are not prose: menus, buttons, captions.
 pub const PROSE_MIN_BYTES: u64 = 40;
@@ -111,7 +99,7 @@ pub fn line_bytes(ln_text_bytes: f32, link_density: f32, landmark: bool) -> (u64
 
 /// Whether a line's [`crate::lines::Line::context`] lies in a navigation, footer or aside
 /// landmark (the context bits behind the features that [`in_landmark`] reads).
-#[inline]
+#[cfg(test)]
 pub fn landmark_context(context: u16) -> bool {
     use crate::lines::ctx;
     context & (ctx::NAV | ctx::FOOTER | ctx::ASIDE) != 0
@@ -286,5 +274,24 @@ mod tests {
             line_bytes(f64::from(100u32).ln_1p() as f32, 0.0, true),
             (100, 0)
         );
+    }
+}
+
+/// The examples of this module's documentation, run as tests (the module is internal to
+/// the crate, where documentation tests cannot reach).
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn doc_stack_floor() -> Result<(), Box<dyn std::error::Error>> {
+        use crate::stack::floor::{SHORT, prose_bytes};
+
+        // Three paragraphs scored below a threshold of 0.5, and a short menu line.
+        let scores = [0.30, 0.25, 0.28, 0.10];
+        let bytes = [(400, 0.0), (300, 0.0), (350, 0.1), (12, 1.0)]
+            .map(|(t, l)| (t, prose_bytes(t, l, false)));
+        let mut keep = [false; 4];
+        assert!(SHORT.apply(&scores, &bytes, &mut keep));
+        assert_eq!(keep, [true, true, true, false]);
+        Ok(())
     }
 }

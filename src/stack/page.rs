@@ -18,22 +18,6 @@
 //! context and the second half is decided. The cut depends only on the lines, never on how
 //! the input bytes were chunked, and training cuts the pages of the labelled CSV in the
 //! same places.
-//!
-//! ```
-//! use mainline::lines::{NO_ELEMENT, PATH_LEVELS};
-//! use mainline::stack::page::{inputs, names};
-//!
-//! // Two lines in one paragraph (element 3) inside an article (element 1), and a menu
-//! // item (element 5) inside a nav (element 4).
-//! let (mut a, mut b) = ([NO_ELEMENT; PATH_LEVELS], [NO_ELEMENT; PATH_LEVELS]);
-//! a[..2].copy_from_slice(&[3, 1]);
-//! b[..2].copy_from_slice(&[5, 4]);
-//! let rows = inputs(&[0.7, 0.8, 0.3], &[4.0, 4.5, 1.5], &[a, a, b]);
-//! assert_eq!(rows.len(), 3);
-//! assert!(rows.iter().all(|r| r.len() == names().len()));
-//! let in_best = names().iter().position(|n| n == "in_best").unwrap();
-//! assert_eq!([rows[0][in_best], rows[2][in_best]], [1.0, 0.0]);
-//! ```
 
 use crate::lines::{NO_ELEMENT, PATH_LEVELS};
 
@@ -45,6 +29,7 @@ pub const MAX_TEXT_BYTES: u64 = 4 << 20;
 
 /// The default [`crate::model::Stage2::min_block_lines`] of newly trained page-level
 /// stages: blocks of fewer lines are decided by the first stage alone.
+#[cfg(feature = "train")]
 pub const MIN_BLOCK_LINES: usize = 32;
 
 /// Levels of [`crate::lines::Line::path`] whose element's lines are pooled (0: the line's
@@ -125,16 +110,6 @@ pub struct Handover {
 /// as lookahead, and the next block the second half, with the first half as look-behind. At
 /// least one line of the block is decided, and the carried lines never fill the next block
 /// by themselves.
-///
-/// ```
-/// use mainline::stack::page::{handover, Handover, OVERLAP_LINES};
-/// let h = handover(&[1.0; 4096], 0);
-/// assert_eq!(h.carry_start, 4096 - OVERLAP_LINES);
-/// assert_eq!(h.decided_end, 4096 - OVERLAP_LINES / 2);
-/// // Lines of 1 MiB of text each: two are carried, the first decided here.
-/// let big = ((1u64 << 20) as f32).ln_1p();
-/// assert_eq!(handover(&[big; 4], 0), Handover { decided_end: 3, carry_start: 2 });
-/// ```
 pub fn handover(ln_text_bytes: &[f32], context: usize) -> Handover {
     let n = ln_text_bytes.len();
     let most = OVERLAP_LINES.min(n.saturating_sub(context + 1));
@@ -223,6 +198,7 @@ const NONE: u32 = u32::MAX;
 ///
 /// # Panics
 /// When the slices differ in length.
+#[cfg(test)]
 pub fn inputs(scores: &[f32], ln_text: &[f32], paths: &[[u32; PATH_LEVELS]]) -> Vec<Vec<f32>> {
     let mut flat = vec![0.0; scores.len() * N_INPUTS];
     append(scores, ln_text, paths, None, &mut flat, N_INPUTS, 0);
@@ -503,19 +479,7 @@ impl WordHash {
 /// `tag.class` descriptors of its classed ancestors ([`crate::lines::Line::ancestors`])
 /// without their ids and digits, which often number the items: the nearest descriptor
 /// for the first value, all of them for the second.
-///
-/// ```
-/// use mainline::stack::page::signature;
-///
-/// let html = b"<ul class=grid><li class=item-1>Red shoe</li><li class=item-2>Blue shoe</li>\
-///              <li class=item-3>Red shoe</li></ul><p class=note>Red shoe</p>";
-/// let lines = mainline::lines::split(html).unwrap();
-/// let s: Vec<_> = lines.iter().map(signature).collect();
-/// assert_eq!(s[0][..2], s[1][..2]);
-/// assert_ne!(s[0][0], s[3][0]);
-/// assert_eq!(s[0][2], s[2][2]);
-/// assert_ne!(s[0][2], s[1][2]);
-/// ```
+#[cfg(feature = "cli")]
 pub fn signature(line: &crate::lines::Line) -> Signature {
     sign(line, |d| descriptor_hash(d))
 }
@@ -557,16 +521,6 @@ const SIGNER_SLOTS: usize = 64;
 /// ancestor descriptors it has seen: the lines of one element share the same descriptors
 /// ([`crate::lines::Line::ancestors`] holds shared strings), so most are hashed once. The
 /// values are those of [`signature`].
-///
-/// ```
-/// use mainline::stack::page::{signature, Signer};
-///
-/// let lines = mainline::lines::split(b"<div class=a><p class=b>One</p><p class=b>Two</p></div>").unwrap();
-/// let mut signer = Signer::new();
-/// for line in &lines {
-///     assert_eq!(signer.signature(line), signature(line));
-/// }
-/// ```
 #[derive(Debug, Clone)]
 pub struct Signer {
     /// Descriptors seen lately (kept alive, so that an address is never reused while
@@ -713,11 +667,13 @@ fn append_repeats(
 
 /// Formats a [`Signature`] for the labelled CSV's `sig` column: its values joined by
 /// spaces.
+#[cfg(feature = "cli")]
 pub fn format_signature(sig: &Signature) -> String {
     sig.map(|v| v.to_string()).join(" ")
 }
 
 /// Reads back [`format_signature`]; `None` when `s` is not such a list.
+#[cfg(feature = "train")]
 pub fn parse_signature(s: &str) -> Option<Signature> {
     let mut sig = [0; SIGNATURE_LEN];
     let mut parts = s.split_ascii_whitespace();
@@ -729,6 +685,7 @@ pub fn parse_signature(s: &str) -> Option<Signature> {
 
 /// A line's [`crate::lines::Line::path`] as written in the labelled CSV: the serial
 /// numbers joined by spaces, nearest first, unused entries left out.
+#[cfg(feature = "cli")]
 pub fn format_path(path: &[u32; PATH_LEVELS]) -> String {
     let mut s = String::new();
     for &e in path.iter().filter(|&&e| e != NO_ELEMENT) {
@@ -741,6 +698,7 @@ pub fn format_path(path: &[u32; PATH_LEVELS]) -> String {
 }
 
 /// Reads back [`format_path`]; `None` when `s` is not such a list.
+#[cfg(feature = "train")]
 pub fn parse_path(s: &str) -> Option<[u32; PATH_LEVELS]> {
     let mut path = [NO_ELEMENT; PATH_LEVELS];
     for (i, part) in s.split_ascii_whitespace().enumerate() {
@@ -849,5 +807,74 @@ mod tests {
         assert!((rows[3][col("dup_ln_lines")] - 2.0_f32.ln()).abs() < 1e-6);
         assert!((rows[3][col("dup_mean")] - 0.5).abs() < 1e-6);
         assert_eq!(rows[1][col("dup_ln_lines")], 0.0);
+    }
+}
+
+/// The examples of this module's documentation, run as tests (the module is internal to
+/// the crate, where documentation tests cannot reach).
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn doc_stack_page() -> Result<(), Box<dyn std::error::Error>> {
+        use crate::lines::{NO_ELEMENT, PATH_LEVELS};
+        use crate::stack::page::{inputs, names};
+
+        // Two lines in one paragraph (element 3) inside an article (element 1), and a menu
+        // item (element 5) inside a nav (element 4).
+        let (mut a, mut b) = ([NO_ELEMENT; PATH_LEVELS], [NO_ELEMENT; PATH_LEVELS]);
+        a[..2].copy_from_slice(&[3, 1]);
+        b[..2].copy_from_slice(&[5, 4]);
+        let rows = inputs(&[0.7, 0.8, 0.3], &[4.0, 4.5, 1.5], &[a, a, b]);
+        assert_eq!(rows.len(), 3);
+        assert!(rows.iter().all(|r| r.len() == names().len()));
+        let in_best = names().iter().position(|n| n == "in_best").unwrap();
+        assert_eq!([rows[0][in_best], rows[2][in_best]], [1.0, 0.0]);
+        Ok(())
+    }
+
+    #[test]
+    fn doc_stack_page_handover() -> Result<(), Box<dyn std::error::Error>> {
+        use crate::stack::page::{Handover, OVERLAP_LINES, handover};
+        let h = handover(&[1.0; 4096], 0);
+        assert_eq!(h.carry_start, 4096 - OVERLAP_LINES);
+        assert_eq!(h.decided_end, 4096 - OVERLAP_LINES / 2);
+        // Lines of 1 MiB of text each: two are carried, the first decided here.
+        let big = ((1u64 << 20) as f32).ln_1p();
+        assert_eq!(
+            handover(&[big; 4], 0),
+            Handover {
+                decided_end: 3,
+                carry_start: 2
+            }
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn doc_stack_page_signature() -> Result<(), Box<dyn std::error::Error>> {
+        use crate::stack::page::signature;
+
+        let html = b"<ul class=grid><li class=item-1>Red shoe</li><li class=item-2>Blue shoe</li>\
+                     <li class=item-3>Red shoe</li></ul><p class=note>Red shoe</p>";
+        let lines = crate::lines::split(html).unwrap();
+        let s: Vec<_> = lines.iter().map(signature).collect();
+        assert_eq!(s[0][..2], s[1][..2]);
+        assert_ne!(s[0][0], s[3][0]);
+        assert_eq!(s[0][2], s[2][2]);
+        assert_ne!(s[0][2], s[1][2]);
+        Ok(())
+    }
+
+    #[test]
+    fn doc_stack_page_signer() -> Result<(), Box<dyn std::error::Error>> {
+        use crate::stack::page::{Signer, signature};
+
+        let lines = crate::lines::split(b"<div class=a><p class=b>One</p><p class=b>Two</p></div>")
+            .unwrap();
+        let mut signer = Signer::new();
+        for line in &lines {
+            assert_eq!(signer.signature(line), signature(line));
+        }
+        Ok(())
     }
 }

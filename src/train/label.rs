@@ -7,24 +7,6 @@
 //! then calling a line content when most of its tokens were matched. Pages whose gold text
 //! the labelled lines reproduce poorly are reported through [`Alignment::gold_coverage`].
 //!
-//! ```
-//! use mainline::train::label::align;
-//!
-//! let lines = [
-//!     "Home | News | Sport",
-//!     "Storm closes the harbour",
-//!     "The harbour stayed shut on Monday after the storm damaged the pier.",
-//!     "Share this article",
-//!     "© 2024 Example News",
-//! ];
-//! let gold = "Storm closes the harbour\n\n\
-//!             The harbour stayed shut on Monday after the storm damaged the pier.";
-//!
-//! let alignment = align(&lines, gold);
-//! assert_eq!(alignment.labels, [false, true, true, false, false]);
-//! assert_eq!(alignment.gold_coverage(), 1.0);
-//! ```
-//!
 //! # How lines are labelled
 //!
 //! 1. Page lines and gold text are split into tokens by [`align_tokens`]: lower-cased `\w+`
@@ -214,12 +196,8 @@ fn scan_tokens(text: &str, buf: &mut String, mut emit: impl FnMut(&str)) {
 ///   dropped instead of splitting it;
 /// - the Greek final sigma `ς` is folded to `σ`.
 ///
-/// ```
-/// use mainline::train::label::align_tokens;
-///
-/// assert_eq!(align_tokens("Ein Über\u{AD}blick"), ["ein", "überblick"]);
-/// assert_eq!(align_tokens("東京で2024年"), ["東", "京", "で", "2024", "年"]);
-/// ```
+/// (The alignment itself scans tokens in place; this collects them, for the tests.)
+#[cfg(test)]
 pub fn align_tokens(text: &str) -> Vec<String> {
     let mut tokens = Vec::new();
     let mut buf = String::new();
@@ -624,6 +602,15 @@ fn label_lines(lines: &[Range<usize>], matched: &[usize]) -> Vec<bool> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn align_tokens_splits_unspaced_scripts_and_drops_soft_hyphens() {
+        assert_eq!(align_tokens("Ein Über\u{AD}blick"), ["ein", "überblick"]);
+        assert_eq!(
+            align_tokens("東京で2024年"),
+            ["東", "京", "で", "2024", "年"]
+        );
+    }
+
     const ARTICLE_TITLE: &str = "How to grow tomatoes on a balcony";
     const PARAGRAPH_1: &str = "Tomatoes need at least six hours of direct sun, so pick the \
                                brightest corner of the balcony and a pot of twenty litres or more.";
@@ -1018,5 +1005,30 @@ mod tests {
                 len: 4
             }]
         );
+    }
+}
+
+/// The examples of this module's documentation, run as tests (the module is internal to
+/// the crate, where documentation tests cannot reach).
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn doc_train_label() -> Result<(), Box<dyn std::error::Error>> {
+        use crate::train::label::align;
+
+        let lines = [
+            "Home | News | Sport",
+            "Storm closes the harbour",
+            "The harbour stayed shut on Monday after the storm damaged the pier.",
+            "Share this article",
+            "© 2024 Example News",
+        ];
+        let gold = "Storm closes the harbour\n\n\
+                    The harbour stayed shut on Monday after the storm damaged the pier.";
+
+        let alignment = align(&lines, gold);
+        assert_eq!(alignment.labels, [false, true, true, false, false]);
+        assert_eq!(alignment.gold_coverage(), 1.0);
+        Ok(())
     }
 }

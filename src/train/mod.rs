@@ -1,7 +1,7 @@
 //! Training: labelled CSV → standardised features → a fitted [`Model`].
 //!
 //! [`read_labelled_csv`] loads a [`Dataset`]; [`train`] holds out whole groups (domains) for
-//! validation with [`group_split`], standardises the features with the training rows'
+//! validation with `group_split`, standardises the features with the training rows'
 //! statistics, fits a logistic regression (linfa-logistic) or a small MLP (ndarray, Adam,
 //! early stopping), then picks the decision threshold that maximises line F1 on the
 //! validation rows. The returned model records all of it (see [`crate::model`]), and the
@@ -30,10 +30,11 @@
 //! # Ok::<(), mainline::Error>(())
 //! ```
 //!
-//! Cross-validation by domain assigns folds with [`group_kfold`] and trains on row subsets
-//! with [`train_on_rows`], without copying the dataset.
+//! Cross-validation by domain assigns folds with `group_kfold` and trains on row subsets
+//! with `train_on_rows`, without copying the dataset.
 
-pub mod label;
+#[cfg(feature = "cli")]
+pub(crate) mod label;
 
 mod dataset;
 mod finetune;
@@ -47,18 +48,18 @@ mod stacked;
 mod trees;
 
 pub use dataset::{
-    Dataset, NON_FEATURE_COLUMNS, read_aligned, read_labelled_csv, read_labelled_csv_from,
-    read_paths, read_signatures,
+    Dataset, read_aligned, read_labelled_csv, read_labelled_csv_from, read_paths, read_signatures,
 };
 pub use finetune::{FineTuneParams, fine_tune};
 pub use metrics::LineMetrics;
 pub use params::{ModelType, ThresholdObjective, ThresholdRows, TrainParams};
-pub use recipe::{Recipe, StackRecipe, stack_base};
-pub use split::{group_kfold, group_split};
-pub use stacked::{
-    StackParams, StageInputs, decide_stacked, keep_stacked, score_stacked, stage1_scores,
-    stage2_rows, train_stacked,
-};
+pub use recipe::{Recipe, StackRecipe};
+pub(crate) use split::{group_kfold, group_split};
+pub use stacked::{StackParams, StageInputs, train_stacked};
+#[cfg(test)]
+pub(crate) use stacked::{decide_stacked, stage1_scores, stage2_rows};
+#[cfg(feature = "cli")]
+pub(crate) use stacked::{keep_stacked, score_stacked};
 
 use ndarray::{Array2, ArrayView2};
 use serde::{Deserialize, Serialize};
@@ -140,7 +141,7 @@ pub struct TrainReport {
 }
 
 /// Trains a model on `data`, holding out `params.val_fraction` of the rows, in whole groups,
-/// for validation (see [`group_split`]).
+/// for validation (see `group_split`).
 ///
 /// Features are standardised with the training rows' mean and standard deviation (a
 /// constant feature gets standard deviation 1). The logistic model is fitted by
@@ -180,13 +181,8 @@ pub fn train(
 /// columns (`stacked`: a two-stage model): the feature matrix and its standardised copies,
 /// plus each row's page and group names, label and indices. An estimate for refusing a
 /// training set that cannot fit before reading it, not a bound.
-///
-/// ```
-/// // 4.9 million rows of 70 columns: several GB.
-/// let need = mainline::train::memory_needed(4_900_000, 70, false);
-/// assert!(need > 4_000_000_000 && need < 10_000_000_000);
-/// ```
-pub fn memory_needed(rows: u64, columns: usize, stacked: bool) -> u64 {
+#[cfg(feature = "cli")]
+pub(crate) fn memory_needed(rows: u64, columns: usize, stacked: bool) -> u64 {
     // NOTE: copies of the matrix measured as peak RSS / matrix bytes (BENCHMARKS.md,
     // "Training memory").
     let (copies_x10, per_row) = if stacked {
@@ -199,12 +195,16 @@ pub fn memory_needed(rows: u64, columns: usize, stacked: bool) -> u64 {
 }
 
 /// Copies of the feature matrix at the peak of single-stage training, times 10.
+#[cfg(feature = "cli")]
 const MEMORY_COPIES_X10: u64 = 40;
 /// Other bytes per row in single-stage training.
+#[cfg(feature = "cli")]
 const MEMORY_PER_ROW: u64 = 160;
 /// Copies of the feature matrix at the peak of two-stage training, times 10.
+#[cfg(feature = "cli")]
 const MEMORY_COPIES_X10_STACKED: u64 = 45;
 /// Other bytes per row in two-stage training.
+#[cfg(feature = "cli")]
 const MEMORY_PER_ROW_STACKED: u64 = 400;
 
 /// [`train`] on given training and validation rows of `data` (indices into its rows), for
@@ -214,7 +214,7 @@ const MEMORY_PER_ROW_STACKED: u64 = 400;
 ///
 /// As [`train`], and when either row list is empty, holds an index out of range, or the
 /// training rows have only one class.
-pub fn train_on_rows(
+pub(crate) fn train_on_rows(
     data: &Dataset,
     train_rows: &[usize],
     val_rows: &[usize],
@@ -676,5 +676,18 @@ mod tests {
         assert!(best.improved);
         assert_eq!(best.val_loss, report.val_loss);
         assert!(seen.iter().all(|e| e.val_loss >= report.val_loss));
+    }
+}
+
+/// The examples of this module's documentation, run as tests (the module is internal to
+/// the crate, where documentation tests cannot reach).
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn doc_train_memory_needed() -> Result<(), Box<dyn std::error::Error>> {
+        // 4.9 million rows of 70 columns: several GB.
+        let need = crate::train::memory_needed(4_900_000, 70, false);
+        assert!(need > 4_000_000_000 && need < 10_000_000_000);
+        Ok(())
     }
 }

@@ -26,16 +26,6 @@ fn shuffled_groups(groups: &[String], seed: u64) -> Vec<(&str, usize)> {
 /// each side gets at least one group; with a single group every row is for training.
 /// Returns `(train_rows, val_rows)`, each in ascending order. The same groups and seed
 /// always give the same split.
-///
-/// ```
-/// use mainline::train::group_split;
-///
-/// let groups: Vec<String> = (0..100).map(|i| format!("site{}", i % 10)).collect();
-/// let (train, val) = group_split(&groups, 0.2, 42);
-/// assert_eq!(train.len() + val.len(), 100);
-/// assert_eq!(val.len(), 20);
-/// assert!(train.iter().all(|&t| val.iter().all(|&v| groups[t] != groups[v])));
-/// ```
 pub fn group_split(groups: &[String], val_fraction: f64, seed: u64) -> (Vec<usize>, Vec<usize>) {
     let order = shuffled_groups(groups, seed);
     let target = val_fraction * groups.len() as f64;
@@ -79,16 +69,6 @@ pub fn group_split(groups: &[String], val_fraction: f64, seed: u64) -> (Vec<usiz
 ///
 /// Groups are visited in a seeded random order and each goes to the fold with the fewest
 /// rows so far (the lowest fold on ties). With fewer groups than `k` some folds are empty.
-///
-/// ```
-/// use mainline::train::group_kfold;
-///
-/// let groups: Vec<String> = (0..60).map(|i| format!("site{}", i % 6)).collect();
-/// let fold = group_kfold(&groups, 3, 1);
-/// for f in 0..3 {
-///     assert_eq!(fold.iter().filter(|&&x| x == f).count(), 20);
-/// }
-/// ```
 ///
 /// # Panics
 ///
@@ -187,5 +167,38 @@ mod tests {
                 prop_assert_eq!(fold[i], fold[first]);
             }
         }
+    }
+}
+
+/// The examples of this module's documentation, run as tests (the module is internal to
+/// the crate, where documentation tests cannot reach).
+#[cfg(test)]
+mod doc_examples {
+    #[test]
+    fn doc_train_split_group_split() -> Result<(), Box<dyn std::error::Error>> {
+        use crate::train::group_split;
+
+        let groups: Vec<String> = (0..100).map(|i| format!("site{}", i % 10)).collect();
+        let (train, val) = group_split(&groups, 0.2, 42);
+        assert_eq!(train.len() + val.len(), 100);
+        assert_eq!(val.len(), 20);
+        assert!(
+            train
+                .iter()
+                .all(|&t| val.iter().all(|&v| groups[t] != groups[v]))
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn doc_train_split_group_kfold() -> Result<(), Box<dyn std::error::Error>> {
+        use crate::train::group_kfold;
+
+        let groups: Vec<String> = (0..60).map(|i| format!("site{}", i % 6)).collect();
+        let fold = group_kfold(&groups, 3, 1);
+        for f in 0..3 {
+            assert_eq!(fold.iter().filter(|&&x| x == f).count(), 20);
+        }
+        Ok(())
     }
 }

@@ -32,7 +32,7 @@ pub struct StackParams {
     pub hidden: Vec<usize>,
     /// First-stage features of the line that the second stage also reads.
     pub base: Vec<String>,
-    /// Whether the second stage also reads the page-level inputs ([`crate::stack::page`]);
+    /// Whether the second stage also reads the page-level inputs (`crate::stack::page`);
     /// needs the lines' paths ([`StageInputs::paths`]).
     pub page: bool,
     /// With `page`: blocks of fewer lines are decided by the first stage alone
@@ -169,7 +169,7 @@ pub struct StageInputs {
     pub base: Array2<f32>,
     /// `ln(1 + text bytes)` of each row.
     pub weight: Vec<f32>,
-    /// The link density of each row (for the floor of [`stack::floor`]); 0 for data
+    /// The link density of each row (for the floor of `stack::floor`); 0 for data
     /// without the column.
     pub link_density: Vec<f32>,
     /// Whether each row lies in a navigation, footer or aside landmark (for the floor);
@@ -178,7 +178,7 @@ pub struct StageInputs {
     /// Each row's enclosing elements ([`crate::lines::Line::path`], the CSV's `path`
     /// column), when known; page-level second stages need them.
     pub paths: Option<Vec<[u32; PATH_LEVELS]>>,
-    /// Each row's [`stack::page::signature`] (the CSV's `sig` column), when known; page-level
+    /// Each row's `stack::page::signature` (the CSV's `sig` column), when known; page-level
     /// stages with [`Stage2::repeats`] need them.
     pub sigs: Option<Vec<stack::page::Signature>>,
 }
@@ -375,7 +375,7 @@ pub fn stage1_scores(model: &Model, data: &Dataset, rows: &[usize]) -> Vec<f32> 
 /// validation is stored in the model's provenance under `stage2`.
 ///
 /// # Errors
-/// As [`train_on_rows`]; [`Error::Training`] when the rows have too few groups for the
+/// As `train_on_rows`; [`Error::Training`] when the rows have too few groups for the
 /// inner folds.
 pub fn train_stacked(
     data: &Dataset,
@@ -536,6 +536,7 @@ pub fn train_stacked(
 
 /// Keep/drop decisions of a two-stage `model` for `rows` of `data` (ascending, pages
 /// contiguous), computed as the streaming extractor does (see [`keep_stacked`]).
+#[cfg(test)]
 pub fn decide_stacked(
     model: &Model,
     data: &Dataset,
@@ -549,6 +550,7 @@ pub fn decide_stacked(
 /// The decisions from the scores and thresholds of [`score_stacked`]: a line is kept when
 /// its score reaches its threshold, and with a page-level second stage the floor of
 /// [`stack::floor`] is applied to each block of a page, as the extractor applies it.
+#[cfg(feature = "cli")]
 pub fn keep_stacked(
     model: &Model,
     data: &Dataset,
@@ -586,6 +588,7 @@ pub fn keep_stacked(
 /// The score that decides each of `rows` under a two-stage `model`, with the threshold it
 /// is compared with (kept when score ≥ threshold): the second stage's, or the first
 /// stage's for the lines of page blocks too short for the second stage.
+#[cfg(feature = "cli")]
 pub fn score_stacked(
     model: &Model,
     data: &Dataset,

@@ -1,21 +1,12 @@
 //! Shared helpers for the integration tests: the binary, sample paths, scratch directories,
-//! decisions of a page fed in pieces, hand-made two-stage models and page fragments.
+//! decisions of a page fed in pieces.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use assert_cmd::Command;
-use mainline::extract::{Decision, Extractor, Scorer};
-use mainline::model::Stage2;
-use mainline::model::{Model, ModelKind, Scaler};
-use mainline::stack;
-use mainline::train::{
-    self, Dataset, ModelType, StackParams, StageInputs, TrainParams, decide_stacked,
-};
-use proptest::prelude::*;
-
-pub mod corpus;
+use mainline::{Decision, Extractor, Scorer};
 
 /// The `mainline` binary under test.
 pub fn mainline() -> Command {
@@ -79,133 +70,4 @@ pub fn decide_in(html: &[u8], chunk: usize, scorer: Arc<dyn Scorer>) -> Vec<Deci
     ex.end().unwrap();
     out.extend(std::iter::from_fn(|| ex.next_decision()));
     out
-}
-
-/// A two-stage model by hand: density (minus link density) first, then a logistic second
-/// stage with weights on every input, so that a wrong window or page aggregate changes the
-/// decisions. `page` selects the page-level inputs.
-pub fn hand_made_two_stage(lookahead: usize, page: bool) -> Model {
-    hand_made_two_stage_with(lookahead, page, false)
-}
-
-/// [`hand_made_two_stage`]; with `page` and `repeats`, the stage also reads the inputs of
-/// the lines' signatures.
-pub fn hand_made_two_stage_with(lookahead: usize, page: bool, repeats: bool) -> Model {
-    let mut m = Model::new(
-        vec!["density".into(), "link_density".into()],
-        Scaler::identity(2),
-        ModelKind::Logistic {
-            weights: vec![6.0, -3.0],
-            bias: -2.5,
-        },
-    );
-    let base = ["density", "ln_text_bytes"];
-    let features = if page {
-        stack::page_input_names(lookahead, repeats, &base)
-    } else {
-        stack::input_names(lookahead, &base)
-    };
-    let n = features.len();
-    let weights = (0..n).map(|i| ((i * 7 % 11) as f32 - 5.0) / 5.0).collect();
-    m.stack = Some(Box::new(Stage2 {
-        lookahead,
-        page,
-        min_block_lines: 0,
-        repeats: page && repeats,
-        features,
-        threshold: 0.5,
-        scaler: Scaler::identity(n),
-        kind: ModelKind::Logistic { weights, bias: 0.1 },
-    }));
-    m.validate().unwrap();
-    m
-}
-
-/// Checks that a two-stage `model`, trained with `params` and `stack` on `rows` of `data`
-/// and deciding them as `decided`, survives a save and a load unchanged: the same model,
-/// second-stage scores identical to the bit, the same decisions; and that training again
-/// with the same settings (and seed) gives the same file.
-pub fn assert_stacked_model_round_trips(
-    model: &Model,
-    (data, inputs, rows): (&Dataset, &StageInputs, &[usize]),
-    (params, stack): (&TrainParams, &StackParams),
-    decided: &[bool],
-) {
-    let dir = scratch();
-    let path = dir.path().join("two-stage.json");
-    model.save(&path).unwrap();
-    let loaded = Model::load(&path).unwrap();
-    assert_eq!(&loaded, model);
-    let scores = |m: &Model| {
-        let s1 = train::stage1_scores(m, data, rows);
-        let x2 = train::stage2_rows(
-            data,
-            inputs,
-            rows,
-            &s1,
-            stack.lookahead,
-            stack.page,
-            stack.repeats,
-        );
-        let s2 = m.stack.as_ref().unwrap();
-        x2.outer_iter()
-            .map(|r| s2.score(r.as_slice().unwrap()).to_bits())
-            .collect::<Vec<u32>>()
-    };
-    assert_eq!(scores(&loaded), scores(model));
-    assert_eq!(decide_stacked(&loaded, data, inputs, rows), decided);
-
-    let (again, _) = train::train_stacked(data, inputs, rows, params, stack, &mut |_| {}).unwrap();
-    assert_eq!(again.to_json(), model.to_json());
-}
-
-/// Pieces of pages for property tests: paragraphs, content and navigation containers,
-/// links, line breaks and runs of text.
-pub fn fragment() -> impl Strategy<Value = String> {
-    prop_oneof![
-        Just("<p>".to_string()),
-        Just("</p>".to_string()),
-        Just("<div class=\"post-content\">".to_string()),
-        Just("</div>".to_string()),
-        Just("<li><a href=\"/x\">link</a></li>".to_string()),
-        Just("<nav><ul>".to_string()),
-        Just("</ul></nav>".to_string()),
-        Just("<article>".to_string()),
-        Just("</article>".to_string()),
-        Just("<br>".to_string()),
-        "[a-zA-Z .,]{1,40}",
-    ]
-}
-
-/// A labelled CSV under `data/train/`.
-pub fn train_csv(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("data/train")
-        .join(name)
-}
-
-/// Small, quick training settings for two-stage models: an 8-unit first stage, a 4-unit
-/// second stage over `lookahead` lines on each side (with page-level inputs if `page`).
-pub fn small_stack_params(lookahead: usize, page: bool) -> (TrainParams, StackParams) {
-    let params = TrainParams::new(ModelType::Mlp)
-        .hidden(vec![8])
-        .batch_size(32)
-        .learning_rate(0.01)
-        .epochs(30)
-        .patience(5);
-    let stack = StackParams {
-        lookahead,
-        inner_folds: 3,
-        model: ModelType::Mlp,
-        hidden: vec![4],
-        base: vec!["density".into(), "ln_text_bytes".into()],
-        page,
-        min_block_lines: 0,
-        repeats: false,
-        ensemble: 1,
-        distill: false,
-        threshold_rows: mainline::train::ThresholdRows::Validation,
-        threshold_objective: None,
-    };
-    (params, stack)
 }

@@ -10,24 +10,22 @@
 //!
 //! Every method runs on every page with gold text, decoded as `mainline eval` decodes it;
 //! none may panic or fail on a page, and each method's mean page word F1 (the benchmark's
-//! measure, `mainline::eval::word_scores`) must stay at or above a floor: the figure in
+//! measure, `crate::eval::word_scores`) must stay at or above a floor: the figure in
 //! README.md, which `mainline eval --corpus WCXB-DEV --method all` gives, less 0.01. The
 //! methods are fixed algorithms (nothing is trained), so the margin only absorbs changes to
 //! the shared parser; a method that loses its way falls below it. The text distribution
 //! method is also scored with the standard deviation as its spread measure, to show how the
 //! mean absolute deviation compares.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::corpus::{in_parallel, open, page_bytes, wcxb_dev};
-use mainline::eval::{mean, word_scores};
-use mainline::methods::Method;
-use mainline::methods::text_distribution::{self, Spread};
+use super::corpus::{in_parallel, open, page_bytes, wcxb_dev};
+use crate::eval::{mean, word_scores};
+use crate::methods::Method;
+use crate::methods::text_distribution::{self, Spread};
 
 /// An extractor of a page's main text from the page decoded.
-type Extract = Box<dyn Fn(&str) -> mainline::Result<String> + Sync>;
+type Extract = Box<dyn Fn(&str) -> crate::Result<String> + Sync>;
 
 /// A scored extractor: a method, or a variant of one, and the lowest mean page F1 it may
 /// score.
@@ -74,7 +72,7 @@ fn variants() -> Vec<Variant> {
 /// A page decoded to UTF-8 with the splitter's encoding rules, as `mainline eval` decodes
 /// it for these methods.
 fn decode(html: &[u8]) -> String {
-    let encoding = mainline::input::sniff(html, true).encoding;
+    let encoding = crate::input::sniff(html, true).encoding;
     encoding.decode(html).0.into_owned()
 }
 

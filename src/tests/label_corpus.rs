@@ -13,13 +13,11 @@
 //! (see the end of [`align_every_development_page`]), and at most 1% of the alignments may
 //! run out of time.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::corpus::{open, page_bytes, wcxb_dev};
-use mainline::corpus::Page;
-use mainline::train::label::{POOR_ALIGNMENT_COVERAGE, align};
+use super::corpus::{open, page_bytes, wcxb_dev};
+use crate::corpus::Page;
+use crate::train::label::{POOR_ALIGNMENT_COVERAGE, align};
 use scraper::{Html, Node};
 
 const BLOCK_TAGS: &[&str] = &[
@@ -171,11 +169,11 @@ fn align_every_development_page() {
             .filter(|(_, l)| **l)
             .map(|(line, _)| line.as_str())
             .collect();
-        oracle.push(mainline::eval::word_scores(&content.join("\n"), gold));
+        oracle.push(crate::eval::word_scores(&content.join("\n"), gold));
         coverages.push(alignment.gold_coverage());
         if alignment.is_poor() {
             // Order-free upper bound: share of gold words present anywhere in the lines.
-            let bag = mainline::eval::word_scores(&lines.join("\n"), gold).recall;
+            let bag = crate::eval::word_scores(&lines.join("\n"), gold).recall;
             worst.push((
                 alignment.gold_coverage(),
                 bag,
@@ -205,8 +203,8 @@ fn align_every_development_page() {
         quantile(&coverages, 0.5),
         quantile(&coverages, 0.75),
     );
-    let mean = |f: fn(&mainline::eval::WordScores) -> f64| {
-        mainline::eval::mean(&oracle.iter().map(f).collect::<Vec<_>>())
+    let mean = |f: fn(&crate::eval::WordScores) -> f64| {
+        crate::eval::mean(&oracle.iter().map(f).collect::<Vec<_>>())
     };
     println!(
         "content lines vs gold (benchmark words): precision {:.4}, recall {:.4}, F1 {:.4}",
@@ -226,7 +224,7 @@ fn align_every_development_page() {
     // Floors: the figures measured when they were set (a debug build, on a busy machine),
     // less a margin. Coverage and F1 do not depend on the machine; the alignments that run
     // out of time do (3 then), so only a share of the pages may.
-    let mean_coverage = mainline::eval::mean(&coverages);
+    let mean_coverage = crate::eval::mean(&coverages);
     assert!(
         mean_coverage >= 0.983 - 0.02,
         "mean gold coverage {mean_coverage:.3}"

@@ -23,7 +23,7 @@
 //! Of the pages whose lines hold at least 50 words and whose gold text is not empty, at most
 //! 1% come out empty.
 //!
-//! Over the corpus, the mean page word F1 (`mainline::eval::word_scores`, the benchmark's
+//! Over the corpus, the mean page word F1 (`crate::eval::word_scores`, the benchmark's
 //! measure) stays above a floor: the figure measured when the test was written, less a
 //! margin of 0.05 so that a retrained built-in model that is about as good still passes,
 //! while one that has lost its way (or a splitter that loses text) does not. The built-in
@@ -31,15 +31,13 @@
 //! score (README.md gives the cross-validated one); the Readability pages are never trained
 //! on.
 
-mod common;
-
 use std::path::Path;
 use std::sync::Arc;
 
-use common::corpus::{in_parallel, open, page_bytes, readability_tests, wcxb_dev};
-use mainline::eval::{mean, word_scores, word_tokens};
-use mainline::extract::{Decision, Extractor, ModelScorer, Scorer};
-use mainline::stack::floor::{PAGE_MIN_BYTES, landmark_context, prose_bytes};
+use super::corpus::{in_parallel, open, page_bytes, readability_tests, wcxb_dev};
+use crate::eval::{mean, word_scores, word_tokens};
+use crate::extract::{Decision, Extractor, ModelScorer, Scorer};
+use crate::stack::floor::{PAGE_MIN_BYTES, landmark_context, prose_bytes};
 
 /// Size of the pieces a page is written in for the chunking check: prime, so that piece
 /// boundaries fall everywhere in tags, text and multi-byte characters.
@@ -66,7 +64,7 @@ fn decisions(
     piece: usize,
     scorer: &Arc<dyn Scorer>,
 ) -> Result<(Vec<Decision>, Extractor), String> {
-    let run = || -> mainline::Result<(Vec<Decision>, Extractor)> {
+    let run = || -> crate::Result<(Vec<Decision>, Extractor)> {
         let mut ex = Extractor::new(Arc::clone(scorer));
         let mut out = Vec::new();
         for part in bytes.chunks(piece) {

@@ -6,7 +6,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use mainline::corpus::Corpus;
+use crate::corpus::Corpus;
 
 /// The WCXB development pages (`html/NNNN.html.gz`, `ground-truth/NNNN.json`):
 /// `MAINLINE_WCXB_DEV`, else `../shared/data/wcxb-dev`.

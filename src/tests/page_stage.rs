@@ -2,19 +2,17 @@
 //! chunked, the extractor holds at most one block of a page, a saved model scores exactly
 //! like the one trained, and training on the small CSV of `data/train/` is deterministic.
 
-mod common;
-
 use std::path::Path;
 use std::sync::Arc;
 
-use common::{
+use super::common::{
     assert_stacked_model_round_trips, decide_in, fragment, hand_made_two_stage, small_stack_params,
     train_csv,
 };
-use mainline::extract::{Extractor, ModelScorer, Scorer};
-use mainline::model::Model;
-use mainline::stack::{self, page};
-use mainline::train::{
+use crate::extract::{Extractor, ModelScorer, Scorer};
+use crate::model::Model;
+use crate::stack::{self, page};
+use crate::train::{
     self, StackParams, StageInputs, TrainParams, decide_stacked, read_labelled_csv, read_paths,
 };
 use proptest::prelude::*;
@@ -32,7 +30,7 @@ proptest! {
         lookahead in 0_usize..6,
     ) {
         // After a declared head, so that the pieces reach the tokenizer as written.
-        let html = common::declared_head() + &parts.concat();
+        let html = super::common::declared_head() + &parts.concat();
         let scorer: Arc<dyn Scorer> = Arc::new(ModelScorer::new(hand_made(lookahead)).unwrap());
         let whole = decide_in(html.as_bytes(), usize::MAX, Arc::clone(&scorer));
         for chunk in [1, 7, 64 << 10] {
@@ -193,7 +191,7 @@ fn a_page_stage_without_paths_is_a_clear_training_error() {
 fn a_second_stage_that_cannot_take_site_weights_fails_before_training() {
     let (data, inputs) = paths_data();
     let (params, mut stack_params) = small_params();
-    stack_params.model = mainline::train::ModelType::Logistic;
+    stack_params.model = crate::train::ModelType::Logistic;
     let rows: Vec<usize> = (0..data.len()).collect();
     let mut progress = Vec::new();
     let err = train::train_stacked(
@@ -261,13 +259,13 @@ fn the_streaming_extractor_decides_like_training_does() {
         let html = if name == "long page" {
             long_page()
         } else {
-            std::fs::read(common::sample(name)).unwrap()
+            std::fs::read(super::common::sample(name)).unwrap()
         };
-        let mut model = common::hand_made_two_stage_with(4, true, repeats);
+        let mut model = super::common::hand_made_two_stage_with(4, true, repeats);
         model.stack.as_mut().unwrap().min_block_lines = min_block_lines;
         let scorer = Arc::new(ModelScorer::new(model.clone()).unwrap());
         let decisions = decide_in(&html, 4096, scorer);
-        let names = mainline::features::names();
+        let names = crate::features::names();
         let n = decisions.len();
         let mut x = ndarray::Array2::zeros((n, names.len()));
         for (i, d) in decisions.iter().enumerate() {
@@ -329,9 +327,9 @@ fn the_streaming_extractor_decides_like_training_does() {
 
 #[test]
 fn page_models_with_and_without_signature_inputs_read_their_own_rows() {
-    let html = std::fs::read(common::sample("article.html")).unwrap();
+    let html = std::fs::read(super::common::sample("article.html")).unwrap();
     let old = hand_made(3);
-    let new = common::hand_made_two_stage_with(3, true, true);
+    let new = super::common::hand_made_two_stage_with(3, true, true);
     let (s_old, s_new) = (old.stack.as_ref().unwrap(), new.stack.as_ref().unwrap());
     // A stage without the field reads the page inputs alone, as files written before it.
     assert!(!s_old.repeats);
@@ -376,7 +374,7 @@ fn trained_second_stage(stack_params: &StackParams) -> (Model, usize) {
     let rows: Vec<usize> = (0..data.len()).collect();
     let (model, _) =
         train::train_stacked(&data, &inputs, &rows, &params, stack_params, &mut |_| {}).unwrap();
-    let mainline::model::ModelKind::Mlp { layers } = &model.stack.as_ref().unwrap().kind else {
+    let crate::model::ModelKind::Mlp { layers } = &model.stack.as_ref().unwrap().kind else {
         panic!("an MLP second stage")
     };
     let width = layers[0].outputs();

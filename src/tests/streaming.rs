@@ -11,14 +11,12 @@
 //!
 //! Set `CHUNK_SIZE=n` to add a chunk size when reproducing a failure.
 
-mod common;
-
 use std::sync::Arc;
 
-use common::{decide_in, declared_head};
-use mainline::extract::{ModelScorer, Observe, Scorer, Threshold, extract_text};
-use mainline::lines::{Line, Splitter};
-use mainline::stack::page::MAX_LINES;
+use super::common::{decide_in, declared_head};
+use crate::extract::{ModelScorer, Observe, Scorer, Threshold, extract_text};
+use crate::lines::{Line, Splitter};
+use crate::stack::page::MAX_LINES;
 use proptest::prelude::*;
 
 /// Bytes the splitter holds back when the page declares its encoding in its first KiB.
@@ -378,7 +376,7 @@ fn a_page_of_more_than_one_block_splits_and_decides_the_same_in_any_chunking() {
     // The built-in model decides the blocks as the page arrives: with a page of more than
     // one block, decisions come out before the end.
     let builtin: Arc<dyn Scorer> = Arc::new(ModelScorer::builtin());
-    let mut ex = mainline::extract::Extractor::new(builtin);
+    let mut ex = crate::extract::Extractor::new(builtin);
     let mut early = 0;
     for piece in html.as_bytes().chunks(4096) {
         ex.write(piece).unwrap();
@@ -415,8 +413,8 @@ fn the_sample_pages_account_for_every_byte_in_any_chunking() {
 /// that ends it has been read, and its row has no neighbour columns filled.
 #[test]
 fn the_threshold_decides_each_line_as_soon_as_it_is_read() {
-    let html = std::fs::read(common::sample("article.html")).unwrap();
-    let mut ex = mainline::extract::Extractor::new(Arc::new(Threshold(0.5))).with_features(true);
+    let html = std::fs::read(super::common::sample("article.html")).unwrap();
+    let mut ex = crate::extract::Extractor::new(Arc::new(Threshold(0.5))).with_features(true);
     let mut splitter = Splitter::new();
     let (mut read, mut decided) = (0, Vec::new());
     for piece in html.chunks(97) {
@@ -428,7 +426,7 @@ fn the_threshold_decides_each_line_as_soon_as_it_is_read() {
         assert_eq!(decided.len(), read);
     }
     assert!(read > 10, "{read} lines");
-    let names = mainline::features::names();
+    let names = crate::features::names();
     let neighbours: Vec<usize> = (0..names.len())
         .filter(|&i| names[i].starts_with("prev") || names[i].starts_with("next"))
         .collect();
@@ -448,12 +446,12 @@ fn the_threshold_decides_each_line_as_soon_as_it_is_read() {
 /// rows of the lines K before and after it.
 #[test]
 fn observe_keeps_nothing_and_fills_the_widest_context() {
-    let html = std::fs::read(common::sample("article.html")).unwrap();
+    let html = std::fs::read(super::common::sample("article.html")).unwrap();
     let decisions = decide_in(&html, 4096, Arc::new(Observe));
-    let k = mainline::features::MAX_CONTEXT;
+    let k = crate::features::MAX_CONTEXT;
     assert!(decisions.len() > 2 * k + 1, "{} lines", decisions.len());
     assert!(decisions.iter().all(|d| !d.keep));
-    let names = mainline::features::names();
+    let names = crate::features::names();
     let column = |name: &str| names.iter().position(|n| n == name).unwrap();
     let rows: Vec<&Vec<f32>> = decisions
         .iter()
@@ -516,11 +514,11 @@ fn a_utf16_page_cut_inside_a_character_counts_its_replacement_character() {
 
 #[test]
 fn byte_accounting_matches_the_file_size_in_every_encoding() {
-    let dir = common::scratch();
+    let dir = super::common::scratch();
     let body = "<p>Caf\u{e9} cr\u{e8}me, na\u{ef}ve fa\u{e7}ade.</p><ul><li><a href=/x>Men\u{fc}</a>\
         </ul><p>\u{201c}Quoted\u{201d} \u{2014} and more text.</p><!-- c --><p>\u{4e2d}\u{6587} \
         \u{65e5}\u{672c}\u{8a9e} \u{d55c}\u{ad6d}\u{c5b4} \u{0420}\u{0443}\u{0441}</p>tail";
-    let expected: Vec<String> = mainline::lines::split(body.repeat(40).as_bytes())
+    let expected: Vec<String> = crate::lines::split(body.repeat(40).as_bytes())
         .unwrap()
         .into_iter()
         .map(|l| l.text)

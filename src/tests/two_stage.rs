@@ -3,18 +3,16 @@
 //! bounded number of lines, a saved model decides exactly like the one trained, and
 //! training works on the small CSV of `data/train/`.
 
-mod common;
-
 use std::path::Path;
 use std::sync::Arc;
 
-use common::{
+use super::common::{
     assert_stacked_model_round_trips, decide_in, fragment, hand_made_two_stage, small_stack_params,
     train_csv,
 };
-use mainline::extract::{Extractor, ModelScorer, Scorer};
-use mainline::model::Model;
-use mainline::train::{
+use crate::extract::{Extractor, ModelScorer, Scorer};
+use crate::model::Model;
+use crate::train::{
     self, StackParams, StageInputs, ThresholdObjective, ThresholdRows, TrainParams, decide_stacked,
     read_labelled_csv,
 };
@@ -33,7 +31,7 @@ proptest! {
         lookahead in 0_usize..6,
     ) {
         // After a declared head, so that the pieces reach the tokenizer as written.
-        let html = common::declared_head() + &parts.concat();
+        let html = super::common::declared_head() + &parts.concat();
         let scorer: Arc<dyn Scorer> = Arc::new(ModelScorer::new(hand_made(lookahead)).unwrap());
         let whole = decide_in(html.as_bytes(), usize::MAX, Arc::clone(&scorer));
         for chunk in [1, 7, 64] {
@@ -201,7 +199,7 @@ fn the_streaming_extractor_decides_like_training_does() {
     let scorer = Arc::new(ModelScorer::new(model.clone()).unwrap());
     let decisions = decide_in(&html, 4096, scorer);
     assert!(decisions.len() > 10);
-    let names = mainline::features::names();
+    let names = crate::features::names();
     let n = decisions.len();
     let mut x = ndarray::Array2::zeros((n, names.len()));
     for (i, d) in decisions.iter().enumerate() {
