@@ -443,7 +443,7 @@ impl Extractor {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use mainline::extract::{Extractor, Threshold};
+    /// use mainline::{Extractor, Threshold};
     /// let mut ex = Extractor::new(Arc::new(Threshold(0.5)));
     /// ex.write(b"<p>The first page, left unfinished")?;
     /// ex.reset();

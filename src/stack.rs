@@ -138,6 +138,7 @@ pub fn page_input_names(k: usize, repeats: bool, base: &[&str]) -> Vec<String> {
 /// # Panics
 /// When the slices differ in length, or `sigs` is given to a shape without `repeats` (or
 /// missing from one with it).
+#[cfg(feature = "train")]
 pub fn block_rows(
     shape: BlockRows,
     scores: &[f32],

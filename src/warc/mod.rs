@@ -615,7 +615,7 @@ pub fn extract_text(html: &Html<'_>, scorer: Arc<dyn Scorer>) -> crate::Result<S
 ///
 /// ```
 /// use std::sync::Arc;
-/// use mainline::extract::{Extractor, Threshold};
+/// use mainline::{Extractor, Threshold};
 /// use mainline::warc::{kept_text, Html};
 /// let mut ex = Extractor::new(Arc::new(Threshold(0.5)));
 /// for (body, text) in [(&b"<p>caf\xe9</p>"[..], "café"), (b"<p>cr\xe8me</p>", "crème")] {
