@@ -143,6 +143,17 @@ struct Capture {
     over: bool,
 }
 
+/// Where a line sits, as [`Collector::line`] needs it (the splitter reads it from the
+/// line's context bits).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Place {
+    /// Inside `<article>`, `<main>` or an element marked as the article (`role`,
+    /// `itemprop=articleBody`).
+    pub(crate) article: bool,
+    /// Inside a navigation, footer, aside or form.
+    pub(crate) boilerplate: bool,
+}
+
 /// Collects metadata for a [`Splitter`](crate::lines::Splitter). Bounded: see the
 /// [module documentation](self).
 #[derive(Debug, Default)]
@@ -308,16 +319,19 @@ impl Collector {
         c.next = end;
     }
 
-    /// A line of the body has come out with this text, heading level, context bits and
-    /// nearest classed ancestors.
-    pub(crate) fn line(&mut self, text: &str, heading: u8, context: u16, ancestors: &[Arc<str>]) {
-        use crate::lines::ctx;
-        let article = context & ctx::ARTICLE != 0;
+    /// A line of the body has come out with this text, heading level, place (whether it is
+    /// inside an article, and inside a navigation, footer, aside or form) and nearest
+    /// classed ancestors.
+    pub(crate) fn line(&mut self, text: &str, heading: u8, place: Place, ancestors: &[Arc<str>]) {
+        let Place {
+            article,
+            boilerplate,
+        } = place;
         self.body = true;
         if self.byline.is_none()
             && self.lines < 4096
             && (3..=120).contains(&text.len())
-            && context & (ctx::NAV | ctx::FOOTER | ctx::ASIDE | ctx::FORM) == 0
+            && !boilerplate
             && text.chars().any(char::is_alphabetic)
             && self.byline_element(ancestors)
         {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::line::{Line, NO_ELEMENT, PATH_LEVELS, Totals};
 use super::state::State;
-use super::{Block, MAX_ANCESTORS};
+use super::{Block, MAX_ANCESTORS, ctx};
 
 /// Bytes reserved for a line's text when its first characters arrive.
 const LINE_RESERVE: usize = 128;
@@ -111,7 +111,11 @@ impl State {
             }
         }
         if let Some(m) = self.meta.as_deref_mut() {
-            m.line(&cur.text, cur.heading, cur.context, &cur.ancestors);
+            let place = crate::meta::Place {
+                article: cur.context & ctx::ARTICLE != 0,
+                boilerplate: cur.context & (ctx::NAV | ctx::FOOTER | ctx::ASIDE | ctx::FORM) != 0,
+            };
+            m.line(&cur.text, cur.heading, place, &cur.ancestors);
         }
         let structure = self
             .shape
