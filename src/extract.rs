@@ -10,6 +10,40 @@ use crate::stack::{self, Window};
 use crate::{Error, Result};
 
 /// Decides whether a line is kept, from its full feature row.
+///
+/// [`ModelScorer`] (a trained model) and [`Threshold`] (the seed design's density rule) are
+/// the scorers mainline has; any other decision can drive an [`Extractor`]:
+///
+/// ```
+/// use std::sync::Arc;
+/// use mainline::{Extractor, Scorer};
+///
+/// /// Keeps the lines with more than 20 bytes of text.
+/// struct Long {
+///     /// The `ln_text_bytes` column of a row: ln(1 + text bytes).
+///     column: usize,
+/// }
+///
+/// impl Scorer for Long {
+///     fn context(&self) -> usize {
+///         0 // no neighbour lines needed
+///     }
+///     fn decide(&self, row: &[f32], _scratch: &mut Vec<f32>) -> (f32, bool) {
+///         let ln_text = row[self.column];
+///         (ln_text, ln_text > 21f32.ln())
+///     }
+///     fn describe(&self) -> String {
+///         "more than 20 bytes of text".into()
+///     }
+/// }
+///
+/// let names = mainline::features::names();
+/// let column = names.iter().position(|n| n == "ln_text_bytes").unwrap();
+/// let mut ex = Extractor::new(Arc::new(Long { column }));
+/// let kept = ex.kept_text(b"<p>Short.</p><p>A line that is long enough to keep.</p>")?;
+/// assert_eq!(kept, "A line that is long enough to keep.");
+/// # Ok::<(), mainline::Error>(())
+/// ```
 pub trait Scorer: Send + Sync {
     /// How many neighbour lines on each side the decision needs (at most [`MAX_CONTEXT`]).
     fn context(&self) -> usize;
@@ -23,14 +57,19 @@ pub trait Scorer: Send + Sync {
     /// A short description for reports ("threshold 0.5", a model's recipe, …).
     fn describe(&self) -> String;
 
+    // NOTE: the methods below are how a trained two-stage model (ModelScorer) drives the
+    // extractor's second stage; their defaults are right for any other scorer, so they
+    // are left out of the documentation.
     /// Whether a second stage makes the decision from the window of [`Scorer::decide`]
     /// scores around each line (see `crate::stack`). Default: no.
+    #[doc(hidden)]
     fn two_stage(&self) -> bool {
         false
     }
 
     /// Lines of lookahead of the second stage, at most `stack::MAX_LOOKAHEAD`; 0 when
     /// there is none.
+    #[doc(hidden)]
     fn lookahead(&self) -> usize {
         0
     }
@@ -38,18 +77,21 @@ pub trait Scorer: Send + Sync {
     /// Whether the second stage also reads page-level inputs (`stack::page`): lines are
     /// then held in blocks of a page (`stack::page::Blocks`) and decided a block at a
     /// time. Default: no.
+    #[doc(hidden)]
     fn page_stage(&self) -> bool {
         false
     }
 
     /// With [`Scorer::page_stage`]: whether the second stage also reads the inputs of the
     /// lines' signatures ([`crate::model::Stage2::repeats`]). Default: no.
+    #[doc(hidden)]
     fn repeats(&self) -> bool {
         false
     }
 
     /// For a page-level second stage: whether a block of `lines` lines is decided by
     /// [`Scorer::decide`] alone ([`crate::model::Stage2::first_stage_only`]). Default: no.
+    #[doc(hidden)]
     fn first_stage_only(&self, lines: usize) -> bool {
         let _ = lines;
         false
@@ -58,6 +100,7 @@ pub trait Scorer: Send + Sync {
     /// For a two-stage scorer: fills `out` with the line's first-stage features that the
     /// second stage copies, taken from the full `row`, and returns the line's weight in
     /// the text-weighted window mean.
+    #[doc(hidden)]
     fn stage2_inputs(&self, row: &[f32], out: &mut Vec<f32>) -> f32 {
         let _ = row;
         out.clear();
@@ -70,6 +113,7 @@ pub trait Scorer: Send + Sync {
     /// Default (for a scorer that says it is [`Scorer::two_stage`] without a second stage
     /// of its own): the line's first-stage score, the row's first input, kept when it is at
     /// least 0.5.
+    #[doc(hidden)]
     fn decide_stage2(&self, row: &[f32]) -> (f32, bool) {
         let score = row.first().copied().unwrap_or(0.0);
         (score, score >= 0.5)
@@ -326,11 +370,10 @@ pub struct Decision {
 /// line's [`LineFeatures`] are computed once, and a [`Scorer`] decides each line as soon as
 /// the lines after it that its features need have arrived (its [`Scorer::context`]). A
 /// two-stage model then waits for its second stage's lookahead of first-stage scores
-/// ([`Scorer::lookahead`], see `crate::stack`). Only those windows of lines are held, so
+/// (at most 32 lines on each side). Only those windows of lines are held, so
 /// memory does not depend on the page length. A second stage with page-level inputs
-/// ([`Scorer::page_stage`], as in the built-in model) holds the lines of one block of the
-/// page instead, at most `stack::page::MAX_LINES` lines and about
-/// `stack::page::MAX_TEXT_BYTES` of text.
+/// (as in the built-in model) holds the lines of one block of the page instead, at most
+/// 4,096 lines and about 4 MiB of text.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -579,7 +622,7 @@ impl Extractor {
 
     /// Lines read and not yet decided: at most the scorer's context + 1, plus its
     /// second stage's lookahead + 1, or with page-level inputs the lines of the current
-    /// block (fewer than `stack::page::MAX_LINES`). Decided lines wait in the output until
+    /// block (fewer than 4,096). Decided lines wait in the output until
     /// taken with [`Extractor::next_decision`].
     pub fn buffered_lines(&self) -> usize {
         self.pending.len()
@@ -614,8 +657,8 @@ impl Extractor {
         self
     }
 
-    /// Whether to collect the page's metadata as it is read (off by default; see
-    /// `crate::meta`). Set it before the first [`Extractor::write`].
+    /// Whether to collect the page's [`Metadata`](crate::Metadata) as it is read (off by
+    /// default). Set it before the first [`Extractor::write`].
     pub fn with_metadata(mut self, yes: bool) -> Self {
         self.settings.metadata = yes;
         self.splitter = std::mem::take(&mut self.splitter).with_metadata(yes);

@@ -4,11 +4,11 @@
 //! and `mainline label`, the columns `mainline train` reads and the inputs a model file
 //! names all come from [`names`]. A row has, in this order:
 //!
-//! 1. the `BASE` features of the line itself: the seed design's three attributes
+//! 1. the [`BASE`] features of the line itself: the seed design's three attributes
 //!    (`density`, `ln_html_bytes`, `ln_text_bytes`), link density, structural context
 //!    (enclosing block, nav/header/footer/aside/…, class and id hints, depth, heading
 //!    level) and cheap text statistics;
-//! 2. the `NEIGHBOUR` attributes of the lines before it (`prev1_…` nearest, up to
+//! 2. the [`NEIGHBOUR`] attributes of the lines before it (`prev1_…` nearest, up to
 //!    `prev3_…`) and after it (`next1_…` … `next3_…`), [`MAX_CONTEXT`] on each side.
 //!    A neighbour that does not exist (start or end of the page, or beyond the context a
 //!    model uses) has all its values 0.
@@ -33,7 +33,7 @@ use crate::lines::{Block, Line, ctx, hint};
 pub const MAX_CONTEXT: usize = 3;
 
 /// The features of a line itself: `(name, description)`.
-pub(crate) const BASE: [(&str, &str); N_BASE] = [
+pub const BASE: [(&str, &str); N_BASE] = [
     (
         "density",
         "text_bytes / html_bytes, capped at 1 (seed attribute 1)",
@@ -155,11 +155,11 @@ pub(crate) const LINK_DENSITY: usize = 3;
 /// landmarks that hold a page's navigation and asides, never its main text.
 pub(crate) const LANDMARKS: [usize; 3] = [14, 16, 17];
 
-/// Number of `BASE` features.
+/// Number of [`BASE`] features.
 pub const N_BASE: usize = 55;
 
 /// Attributes repeated for each neighbour line: `(suffix, description)`.
-pub(crate) const NEIGHBOUR: [(&str, &str); N_NEIGHBOUR] = [
+pub const NEIGHBOUR: [(&str, &str); N_NEIGHBOUR] = [
     ("density", "the neighbour's density"),
     ("ln_html_bytes", "the neighbour's ln(1 + html_bytes)"),
     ("ln_text_bytes", "the neighbour's ln(1 + text_bytes)"),
@@ -167,7 +167,7 @@ pub(crate) const NEIGHBOUR: [(&str, &str); N_NEIGHBOUR] = [
 ];
 
 /// Number of [`NEIGHBOUR`] attributes.
-pub(crate) const N_NEIGHBOUR: usize = 4;
+pub const N_NEIGHBOUR: usize = 4;
 
 /// Total number of columns in a row.
 pub const N_FEATURES: usize = N_BASE + 2 * MAX_CONTEXT * N_NEIGHBOUR;
@@ -251,7 +251,7 @@ pub fn select(set: FeatureSet, context: usize) -> Vec<String> {
     out
 }
 
-/// The `BASE` features of one line, computed once when the line arrives.
+/// The [`BASE`] features of one line, computed once when the line arrives.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LineFeatures(pub [f32; N_BASE]);
 

@@ -317,7 +317,22 @@ pub(crate) type Warn = Box<dyn Fn(&str) + Send + Sync>;
 /// Opens `path` for reading (`-` is standard input), decompressing gzip transparently.
 ///
 /// Bytes after the last gzip member that do not start another member are ignored without
-/// a word; `open_with_warnings` reports them.
+/// a word (the `mainline` command warns about them).
+///
+/// ```
+/// use std::io::{Read, Write};
+///
+/// let path = std::env::temp_dir().join(format!("mainline-doc-{}.html.gz", std::process::id()));
+/// let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+/// gz.write_all(b"<p>Hello</p>")?;
+/// std::fs::write(&path, gz.finish()?)?;
+///
+/// let mut html = String::new();
+/// mainline::input::open(&path)?.read_to_string(&mut html)?;
+/// std::fs::remove_file(&path)?;
+/// assert_eq!(html, "<p>Hello</p>");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 ///
 /// # Errors
 /// [`Error::Io`] when the file cannot be opened or is a directory.
@@ -420,7 +435,7 @@ fn head_of(raw: &mut dyn Read, n: usize, ahead: &mut Vec<u8>) -> io::Result<Vec<
 ///
 /// Errors from a corrupt or truncated gzip stream surface as [`io::Error`]s of kind
 /// `InvalidData` or `UnexpectedEof` from `read`. Trailing bytes after the gzip data are
-/// ignored silently; see `wrap_with_warnings`.
+/// ignored silently.
 pub fn wrap(reader: Box<dyn Read + Send>) -> Input {
     wrap_with_warnings(reader, Box::new(|_| {}))
 }

@@ -26,9 +26,26 @@
 //!
 //! Underneath, the page is read as a stream: [`lines::Splitter`] cuts it into the lines a
 //! text-mode browser would show, [`features`] describes each line and its neighbours, and a
-//! trained model ([`extract::ModelScorer`]) decides which to keep. [`extract::Extractor`]
-//! wires these together with bounded memory, for pages fed in pieces; [`markdown`] and
-//! `meta` render and describe what it keeps.
+//! trained [`Model`] (as a [`ModelScorer`]) decides which to keep. [`Extractor`] wires these
+//! together with bounded memory, for pages fed in pieces, and gives a [`Decision`] per line;
+//! [`markdown::Renderer`] renders the kept lines as Markdown as they come.
+//!
+//! # What is public
+//! - At the root: one call ([`extract`], [`extract_str`], or [`Options`] and a [`Builder`]
+//!   for bytes in pieces) to a [`Document`]; the streaming [`Extractor`] and the
+//!   [`Scorer`]s that decide lines ([`ModelScorer`], [`Threshold`]); [`Line`], [`Metadata`],
+//!   [`Model`], [`Error`].
+//! - [`lines`]: the splitter and the line record; [`features`]: the feature row a scorer
+//!   reads; [`input`]: opening files (gzip) and choosing a document's encoding;
+//!   [`markdown`]: the streaming Markdown renderer; [`model`]: model files and their
+//!   classifiers; [`confidence`]: how [`Document::confidence`] is estimated.
+//! - With the `train` feature, `train` (models from a labelled CSV), `eval` (word F1, and
+//!   the comparisons `mainline eval` prints) and `corpus` (pages with their gold text); with
+//!   `methods`, `methods` (the DOM-based comparison algorithms); with `warc`, `warc`
+//!   (reading WARC files).
+//!
+//! The rest (the second stage's inputs, cross-validation, labelling against gold text, the
+//! command itself) is internal to the crate.
 //!
 //! # Cargo features
 //! The library without default features needs only what extraction needs. The default
@@ -36,11 +53,11 @@
 //! `mainline = { version = "…", default-features = false }` and adds what they use:
 //! - `simd`: model scoring with AVX2 where the CPU has it, chosen at run time (the same
 //!   scores either way);
-//! - `train`: training, cross-validation, labelling and evaluation (modules `train`, `cv`,
-//!   `eval`, `corpus`);
+//! - `train`: training and evaluation (modules `train`, `eval`, `corpus`);
 //! - `methods`: the DOM-based comparison algorithms (module `methods`);
 //! - `warc`: reading WARC files (module `warc`);
-//! - `cli`: the `mainline` command (implies `train`, `methods` and `warc`);
+//! - `cli`: the `mainline` command (implies `train`, `methods` and `warc`), with its
+//!   cross-validation (`mainline eval --recipe`) and labelling (`mainline label`);
 //! - `plot`: the command's `plot` subcommand.
 #![deny(rustdoc::broken_intra_doc_links)]
 

@@ -12,7 +12,7 @@
 //! of the Markdown, syntax removed ([`strip`]), are those of the text.
 //!
 //! Memory: a paragraph is written as soon as its line arrives; only the rows of a table are
-//! held until the table ends (at most `MAX_TABLE_LINES` lines, then what is held is
+//! held until the table ends (at most [`MAX_TABLE_LINES`] lines, then what is held is
 //! written and the table goes on as a new one).
 //!
 //! ```
@@ -36,7 +36,7 @@ use crate::lines::{Line, Span, SpanKind, Structure};
 use crate::meta::resolve;
 
 /// The most lines of a table held before they are written.
-pub(crate) const MAX_TABLE_LINES: usize = 4096;
+pub const MAX_TABLE_LINES: usize = 4096;
 
 /// What the rendering includes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -107,7 +107,8 @@ impl Renderer {
     }
 
     /// Sets the URL links are resolved against ([`Options::base`]), for instance once the
-    /// page's head has been read (see `base_url`).
+    /// page's head has been read: its `<base href>` (resolved against the page's URL), else
+    /// the page's URL.
     pub fn set_base(&mut self, base: Option<String>) {
         self.opts.base = base;
     }

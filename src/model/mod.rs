@@ -80,10 +80,9 @@
 //! A two-stage model (format 2) adds `"stack": { "lookahead": 8, "features": ["score",
 //! "prev1_score", ...], "threshold": 0.6, "scaler": {...}, "kind": {...} }`: a second
 //! classifier on the window of first-stage scores around each line, which then makes the
-//! decision (see `crate::stack`). The top-level `threshold` is the first stage's own.
+//! decision (see [`Stage2`]). The top-level `threshold` is the first stage's own.
 //! Format 3 allows `"page": true` in the second stage: it also reads page-level inputs,
-//! the scores of the whole page and of the elements around the line
-//! (`crate::stack::page`).
+//! the scores of the whole page and of the elements around the line.
 
 mod file;
 mod kernel;
@@ -117,6 +116,29 @@ pub const MIN_MODEL_FORMAT_VERSION: u32 = 1;
 /// [`Model::validate`] after building or editing one ([`Model::from_json`] and
 /// [`Model::load`] do it for you). Scoring a model that does not validate may panic or
 /// return meaningless scores.
+///
+/// A model file (such as one written by `mainline train`) is loaded with [`Model::load`]
+/// and decides lines as a [`ModelScorer`](crate::ModelScorer):
+///
+/// ```
+/// use mainline::{Model, ModelScorer, Options};
+///
+/// let builtin = ModelScorer::builtin().model().clone();
+/// let path = std::env::temp_dir().join(format!("mainline-doc-{}.json", std::process::id()));
+/// builtin.save(&path)?;
+/// let model = Model::load(&path)?;
+/// std::fs::remove_file(&path)?;
+/// assert_eq!(model, builtin);
+///
+/// let html = b"<nav><a href=/>Home</a> <a href=/about>About</a></nav><article>
+///   <p>A starter is a community of wild yeasts and lactic acid bacteria that leavens bread.</p>
+///   <p>Feed it with flour and water every day, and keep it somewhere warm while it ferments.</p>
+///   </article><footer><a href=/privacy>Privacy</a></footer>";
+/// let doc = Options::new().model(ModelScorer::new(model)?).extract(html)?;
+/// assert!(doc.text().starts_with("A starter is a community of wild yeasts"));
+/// assert_eq!(doc.text(), mainline::extract(html)?.text());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Model {
@@ -138,7 +160,7 @@ pub struct Model {
     pub kind: ModelKind,
     /// The second stage of a two-stage model (format 2): the decision comes from a
     /// classifier on the first-stage scores of the lines around each line (see
-    /// `crate::stack`). [`Model::score`] and [`Model::keep`] are the first stage alone.
+    /// [`Stage2`]). [`Model::score`] and [`Model::keep`] are the first stage alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stack: Option<Box<Stage2>>,
 }

@@ -319,7 +319,8 @@ fn csv_reader<R: Read>(reader: R) -> csv::Reader<R> {
         .from_reader(reader)
 }
 
-/// Reads the `path` column of a labelled CSV (see `crate::stack::format_path`), one entry
+/// Reads the `path` column of a labelled CSV (a line's [`Line::path`](crate::Line::path)
+/// as numbers separated by spaces, nearest first), one entry
 /// per row: `None` when the file has no such column (a CSV written before it existed).
 ///
 /// # Errors
@@ -333,7 +334,8 @@ pub fn read_paths(path: &Path) -> Result<Option<Vec<[u32; crate::lines::PATH_LEV
     )
 }
 
-/// Reads the `sig` column of a labelled CSV (see `crate::stack::format_signature`), one
+/// Reads the `sig` column of a labelled CSV (a line's signature: three numbers separated
+/// by spaces), one
 /// entry per row: `None` when the file has no such column (a CSV written before it
 /// existed).
 ///
@@ -349,7 +351,8 @@ pub fn read_signatures(path: &Path) -> Result<Option<Vec<crate::stack::page::Sig
 }
 
 /// Reads the `aligned` column of a labelled CSV, one entry per row: whether the row's page
-/// aligned well with its gold text (1) or poorly (0; see `crate::train::label::Alignment::is_poor`).
+/// aligned well with its gold text (1) or poorly (0: `mainline label` found too little of
+/// the gold text on the page).
 /// An empty value (a line without gold text) counts as aligned. `None` when the file has no
 /// such column (a CSV written before it existed).
 ///

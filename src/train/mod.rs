@@ -1,7 +1,7 @@
 //! Training: labelled CSV → standardised features → a fitted [`Model`].
 //!
 //! [`read_labelled_csv`] loads a [`Dataset`]; [`train`] holds out whole groups (domains) for
-//! validation with `group_split`, standardises the features with the training rows'
+//! validation, standardises the features with the training rows'
 //! statistics, fits a logistic regression (linfa-logistic) or a small MLP (ndarray, Adam,
 //! early stopping), then picks the decision threshold that maximises line F1 on the
 //! validation rows. The returned model records all of it (see [`crate::model`]), and the
@@ -30,8 +30,10 @@
 //! # Ok::<(), mainline::Error>(())
 //! ```
 //!
-//! Cross-validation by domain assigns folds with `group_kfold` and trains on row subsets
-//! with `train_on_rows`, without copying the dataset.
+//! [`train_stacked`] trains a two-stage model (a second stage on the window of first-stage
+//! scores around each line, see [`crate::model::Stage2`]); [`fine_tune`] continues the
+//! training of a model on a few labelled pages of one site. `mainline eval --recipe`
+//! cross-validates by domain.
 
 #[cfg(feature = "cli")]
 pub(crate) mod label;
@@ -141,7 +143,7 @@ pub struct TrainReport {
 }
 
 /// Trains a model on `data`, holding out `params.val_fraction` of the rows, in whole groups,
-/// for validation (see `group_split`).
+/// for validation (rows of one group never land on both sides).
 ///
 /// Features are standardised with the training rows' mean and standard deviation (a
 /// constant feature gets standard deviation 1). The logistic model is fitted by

@@ -102,9 +102,10 @@ pub struct Recipe {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct StackRecipe {
-    /// First-stage scores read on each side of a line (0 to `crate::stack::MAX_LOOKAHEAD`).
+    /// First-stage scores read on each side of a line (0 to 32).
     pub lookahead: usize,
-    /// Also read the page-level inputs (`crate::stack::page`).
+    /// Also read the page-level inputs (the scores of the whole page and of the elements
+    /// around the line).
     pub page: bool,
     /// Page-level inputs: also pool the scores over repeated lines (the CSV's `sig` column).
     pub repeats: bool,

@@ -32,7 +32,8 @@ pub struct StackParams {
     pub hidden: Vec<usize>,
     /// First-stage features of the line that the second stage also reads.
     pub base: Vec<String>,
-    /// Whether the second stage also reads the page-level inputs (`crate::stack::page`);
+    /// Whether the second stage also reads the page-level inputs (the scores of the whole
+    /// page and of the elements around the line);
     /// needs the lines' paths ([`StageInputs::paths`]).
     pub page: bool,
     /// With `page`: blocks of fewer lines are decided by the first stage alone
@@ -169,7 +170,8 @@ pub struct StageInputs {
     pub base: Array2<f32>,
     /// `ln(1 + text bytes)` of each row.
     pub weight: Vec<f32>,
-    /// The link density of each row (for the floor of `stack::floor`); 0 for data
+    /// The link density of each row (for the floor that keeps some prose on every page);
+    /// 0 for data
     /// without the column.
     pub link_density: Vec<f32>,
     /// Whether each row lies in a navigation, footer or aside landmark (for the floor);
@@ -178,7 +180,7 @@ pub struct StageInputs {
     /// Each row's enclosing elements ([`crate::lines::Line::path`], the CSV's `path`
     /// column), when known; page-level second stages need them.
     pub paths: Option<Vec<[u32; PATH_LEVELS]>>,
-    /// Each row's `stack::page::signature` (the CSV's `sig` column), when known; page-level
+    /// Each row's signature (the CSV's `sig` column), when known; page-level
     /// stages with [`Stage2::repeats`] need them.
     pub sigs: Option<Vec<stack::page::Signature>>,
 }
