@@ -273,7 +273,7 @@ pub const BINARY_MAGIC_BYTES: usize = 8;
 /// patterns: after an optional BOM and white space, one of its tags (`<!doctype html`,
 /// `<html`, `<head`, `<p`, `<div`, a comment `<!--`, …) in any case, followed by a space
 /// or `>`. Used for files without an HTML extension and WARC payloads without a media type.
-#[cfg(any(feature = "cli", feature = "warc"))]
+#[cfg(any(test, feature = "cli", feature = "warc"))]
 pub(crate) fn looks_like_html(head: &[u8]) -> bool {
     const TAGS: &[&[u8]] = &[
         b"<!doctype html",
@@ -363,7 +363,7 @@ pub(crate) fn open_with_warnings(path: &Path, warn: Warn) -> Result<Input> {
 static STDIN_AHEAD: Mutex<Vec<u8>> = Mutex::new(Vec::new());
 
 /// Most raw bytes [`stdin_head`] reads ahead.
-#[cfg(feature = "cli")]
+#[cfg(any(test, feature = "cli"))]
 const STDIN_AHEAD_MAX: usize = 64 * 1024;
 
 /// Standard input as raw bytes (not decompressed), beginning with the bytes
@@ -396,7 +396,7 @@ pub(crate) fn stdin_head(n: usize) -> io::Result<Vec<u8>> {
 
 /// The first `n` decompressed bytes of `raw`, appending the raw bytes read to `ahead`
 /// (which may already hold some).
-#[cfg(feature = "cli")]
+#[cfg(any(test, feature = "cli"))]
 fn head_of(raw: &mut dyn Read, n: usize, ahead: &mut Vec<u8>) -> io::Result<Vec<u8>> {
     let mut eof = false;
     loop {

@@ -106,7 +106,7 @@ pub(crate) fn computed_len(k: usize, page: bool, repeats: bool) -> usize {
 
 /// Names of all second-stage inputs: [`window_names`], then each of `base` (first-stage
 /// feature names) prefixed with [`LINE_PREFIX`].
-#[cfg(feature = "train")]
+#[cfg(any(test, feature = "train"))]
 pub fn input_names(k: usize, base: &[&str]) -> Vec<String> {
     let mut names = window_names(k);
     names.extend(base.iter().map(|s| format!("{LINE_PREFIX}{s}")));
@@ -138,7 +138,7 @@ pub fn page_input_names(k: usize, repeats: bool, base: &[&str]) -> Vec<String> {
 /// # Panics
 /// When the slices differ in length, or `sigs` is given to a shape without `repeats` (or
 /// missing from one with it).
-#[cfg(feature = "train")]
+#[cfg(any(test, feature = "train"))]
 pub fn block_rows(
     shape: BlockRows,
     scores: &[f32],

@@ -125,7 +125,7 @@ pub const MIN_MODEL_FORMAT_VERSION: u32 = 1;
 ///
 /// let builtin = ModelScorer::builtin().model().clone();
 /// let path = std::env::temp_dir().join(format!("mainline-doc-{}.json", std::process::id()));
-/// builtin.save(&path)?;
+/// std::fs::write(&path, builtin.to_json())?; // or builtin.save(&path)? (feature `train`)
 /// let model = Model::load(&path)?;
 /// std::fs::remove_file(&path)?;
 /// assert_eq!(model, builtin);

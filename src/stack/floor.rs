@@ -99,7 +99,7 @@ pub fn line_bytes(ln_text_bytes: f32, link_density: f32, landmark: bool) -> (u64
 
 /// Whether a line's [`crate::lines::Line::context`] lies in a navigation, footer or aside
 /// landmark (the context bits behind the features that [`in_landmark`] reads).
-#[cfg(test)]
+#[cfg(all(test, feature = "cli"))]
 pub fn landmark_context(context: u16) -> bool {
     use crate::lines::ctx;
     context & (ctx::NAV | ctx::FOOTER | ctx::ASIDE) != 0

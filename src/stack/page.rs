@@ -479,7 +479,7 @@ impl WordHash {
 /// `tag.class` descriptors of its classed ancestors ([`crate::lines::Line::ancestors`])
 /// without their ids and digits, which often number the items: the nearest descriptor
 /// for the first value, all of them for the second.
-#[cfg(feature = "cli")]
+#[cfg(any(test, feature = "cli"))]
 pub fn signature(line: &crate::lines::Line) -> Signature {
     sign(line, |d| descriptor_hash(d))
 }
@@ -667,13 +667,13 @@ fn append_repeats(
 
 /// Formats a [`Signature`] for the labelled CSV's `sig` column: its values joined by
 /// spaces.
-#[cfg(feature = "cli")]
+#[cfg(any(test, feature = "cli"))]
 pub fn format_signature(sig: &Signature) -> String {
     sig.map(|v| v.to_string()).join(" ")
 }
 
 /// Reads back [`format_signature`]; `None` when `s` is not such a list.
-#[cfg(feature = "train")]
+#[cfg(any(test, feature = "train"))]
 pub fn parse_signature(s: &str) -> Option<Signature> {
     let mut sig = [0; SIGNATURE_LEN];
     let mut parts = s.split_ascii_whitespace();
@@ -685,7 +685,7 @@ pub fn parse_signature(s: &str) -> Option<Signature> {
 
 /// A line's [`crate::lines::Line::path`] as written in the labelled CSV: the serial
 /// numbers joined by spaces, nearest first, unused entries left out.
-#[cfg(feature = "cli")]
+#[cfg(any(test, feature = "cli"))]
 pub fn format_path(path: &[u32; PATH_LEVELS]) -> String {
     let mut s = String::new();
     for &e in path.iter().filter(|&&e| e != NO_ELEMENT) {
@@ -698,7 +698,7 @@ pub fn format_path(path: &[u32; PATH_LEVELS]) -> String {
 }
 
 /// Reads back [`format_path`]; `None` when `s` is not such a list.
-#[cfg(feature = "train")]
+#[cfg(any(test, feature = "train"))]
 pub fn parse_path(s: &str) -> Option<[u32; PATH_LEVELS]> {
     let mut path = [NO_ELEMENT; PATH_LEVELS];
     for (i, part) in s.split_ascii_whitespace().enumerate() {

@@ -58,7 +58,7 @@ pub use params::{ModelType, ThresholdObjective, ThresholdRows, TrainParams};
 pub use recipe::{Recipe, StackRecipe};
 pub(crate) use split::{group_kfold, group_split};
 pub use stacked::{StackParams, StageInputs, train_stacked};
-#[cfg(test)]
+#[cfg(all(test, feature = "cli"))]
 pub(crate) use stacked::{decide_stacked, stage1_scores, stage2_rows};
 #[cfg(feature = "cli")]
 pub(crate) use stacked::{keep_stacked, score_stacked};
@@ -183,7 +183,7 @@ pub fn train(
 /// columns (`stacked`: a two-stage model): the feature matrix and its standardised copies,
 /// plus each row's page and group names, label and indices. An estimate for refusing a
 /// training set that cannot fit before reading it, not a bound.
-#[cfg(feature = "cli")]
+#[cfg(any(test, feature = "cli"))]
 pub(crate) fn memory_needed(rows: u64, columns: usize, stacked: bool) -> u64 {
     // NOTE: copies of the matrix measured as peak RSS / matrix bytes (BENCHMARKS.md,
     // "Training memory").
@@ -197,16 +197,16 @@ pub(crate) fn memory_needed(rows: u64, columns: usize, stacked: bool) -> u64 {
 }
 
 /// Copies of the feature matrix at the peak of single-stage training, times 10.
-#[cfg(feature = "cli")]
+#[cfg(any(test, feature = "cli"))]
 const MEMORY_COPIES_X10: u64 = 40;
 /// Other bytes per row in single-stage training.
-#[cfg(feature = "cli")]
+#[cfg(any(test, feature = "cli"))]
 const MEMORY_PER_ROW: u64 = 160;
 /// Copies of the feature matrix at the peak of two-stage training, times 10.
-#[cfg(feature = "cli")]
+#[cfg(any(test, feature = "cli"))]
 const MEMORY_COPIES_X10_STACKED: u64 = 45;
 /// Other bytes per row in two-stage training.
-#[cfg(feature = "cli")]
+#[cfg(any(test, feature = "cli"))]
 const MEMORY_PER_ROW_STACKED: u64 = 400;
 
 /// [`train`] on given training and validation rows of `data` (indices into its rows), for

@@ -538,7 +538,7 @@ pub fn train_stacked(
 
 /// Keep/drop decisions of a two-stage `model` for `rows` of `data` (ascending, pages
 /// contiguous), computed as the streaming extractor does (see [`keep_stacked`]).
-#[cfg(test)]
+#[cfg(all(test, feature = "cli"))]
 pub fn decide_stacked(
     model: &Model,
     data: &Dataset,
