@@ -2,8 +2,10 @@
 //! a JSON object with `text` a string (or null with an `error` string), and the record's
 //! other fields as they came; the reader of lines keeps at most the cap of a line.
 //!
-//! NOTE: the record code lives in the binary (src/cli/filter/jsonl.rs); it is compiled
-//! into this target by path, with the two items of the binary it names supplied here.
+//! NOTE: the record code lives in the command's module (src/cli/filter/jsonl.rs, internal
+//! to the library); it is compiled into this target by path, with the items of the crate
+//! it names (`crate::cli::open_input`, `crate::input::Input`, `super::walk::Found`)
+//! supplied here.
 #![no_main]
 
 use std::io::BufReader;
@@ -15,6 +17,10 @@ mod cli {
     pub fn open_input(path: &Path) -> mainline::Result<mainline::input::Input> {
         mainline::input::open(path)
     }
+}
+
+mod input {
+    pub use mainline::input::Input;
 }
 
 #[allow(dead_code)]
