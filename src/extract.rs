@@ -511,7 +511,9 @@ impl Extractor {
             scratch,
             settings,
         } = self;
-        *splitter = settings.splitter();
+        let mut fresh = settings.splitter();
+        fresh.reuse(splitter);
+        *splitter = fresh;
         pending.clear();
         history.clear();
         if let Some(w) = window {
@@ -588,6 +590,7 @@ impl Extractor {
                 }
                 out.push_str(&d.line.text);
             }
+            self.splitter.recycle(d.line);
         }
         Ok(out)
     }
@@ -1148,6 +1151,9 @@ mod tests {
                     assert_eq!(reused.metadata(), fresh.metadata());
                     assert_eq!(reused.splitter().encoding(), fresh.splitter().encoding());
                     reused.reset();
+                    // kept_text gives the lines' buffers back for the next pages' lines.
+                    let text = reused.kept_text(page).unwrap();
+                    assert_eq!(text, make().whole_text(page).unwrap(), "page {i}");
                 }
             }
         }

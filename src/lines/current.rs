@@ -29,6 +29,12 @@ pub(super) struct Current {
 impl State {
     pub(super) fn push_str(&mut self, s: &str, link: bool) {
         if self.cur.text.is_empty() {
+            if self.cur.text.capacity() == 0
+                && let Some((text, ancestors)) = self.spare_lines.pop()
+            {
+                self.cur.text = text;
+                self.cur.ancestors = ancestors;
+            }
             // NOTE: room for a typical line at once, rather than growing from nothing.
             self.cur.text.reserve(s.len().max(LINE_RESERVE));
             self.capture_context();

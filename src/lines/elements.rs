@@ -142,7 +142,7 @@ impl State {
             self.overflow += 1;
             return Some((OVERFLOW_ID, info.breaks));
         }
-        let descriptor = descriptor.map(|d| d.finish());
+        let descriptor = descriptor.map(|d| d.finish(&mut self.descriptors));
 
         let id = self.next_id;
         self.next_id = self.next_id.wrapping_add(1) % OVERFLOW_ID;
@@ -344,8 +344,9 @@ impl Descriptor {
         self.len
     }
 
-    /// The descriptor, cut to [`MAX_DESCRIPTOR_BYTES`] at a character boundary.
-    fn finish(&self) -> Arc<str> {
+    /// The descriptor, cut to [`MAX_DESCRIPTOR_BYTES`] at a character boundary: the one
+    /// in `cache` when it holds the same text.
+    fn finish(&self, cache: &mut Descriptors) -> Arc<str> {
         let mut cut = self.len;
         if cut > MAX_DESCRIPTOR_BYTES {
             cut = MAX_DESCRIPTOR_BYTES;
@@ -354,7 +355,40 @@ impl Descriptor {
                 cut -= 1;
             }
         }
-        Arc::from(std::str::from_utf8(&self.buf[..cut]).expect("cut at a character boundary"))
+        cache.get(&self.buf[..cut])
+    }
+}
+
+/// Descriptors made lately, by a hash of their text: the elements of a page repeat a few
+/// `tag.class#id` descriptors many times, and sharing one saves allocating (and freeing)
+/// it for every element.
+#[derive(Debug, Default)]
+pub(super) struct Descriptors(Vec<Option<Arc<str>>>);
+
+/// Slots of [`Descriptors`].
+const DESCRIPTOR_SLOTS: usize = 256;
+
+impl Descriptors {
+    /// The descriptor with the text `bytes` (UTF-8).
+    fn get(&mut self, bytes: &[u8]) -> Arc<str> {
+        if self.0.is_empty() {
+            self.0.resize(DESCRIPTOR_SLOTS, None);
+        }
+        // FNV-1a: descriptors are short.
+        let mut h: u32 = 0x811c_9dc5;
+        for &b in bytes {
+            h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+        }
+        let slot = &mut self.0[h as usize % DESCRIPTOR_SLOTS];
+        match slot {
+            Some(d) if d.as_bytes() == bytes => Arc::clone(d),
+            _ => {
+                let d: Arc<str> =
+                    Arc::from(std::str::from_utf8(bytes).expect("cut at a character boundary"));
+                *slot = Some(Arc::clone(&d));
+                d
+            }
+        }
     }
 }
 
@@ -486,4 +520,25 @@ fn mime_charset(content: &str) -> Option<&str> {
             .eq_ignore_ascii_case("charset")
             .then(|| value.trim().trim_matches('"'))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descriptors_are_shared_and_never_mixed_up() {
+        let mut cache = Descriptors::default();
+        // More texts than slots: some share a slot and replace each other.
+        let texts: Vec<String> = (0..2000).map(|i| format!("div.c{i}#x")).collect();
+        for round in 0..2 {
+            for t in &texts {
+                assert_eq!(&*cache.get(t.as_bytes()), t.as_str(), "round {round}");
+            }
+        }
+        let a = cache.get(b"li.item");
+        let b = cache.get(b"li.item");
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(&*cache.get(b""), "");
+    }
 }

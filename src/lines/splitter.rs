@@ -44,6 +44,9 @@ pub struct Splitter {
     out_start: u64,
     /// An encoding given by the caller ([`Splitter::with_encoding`]).
     given: Option<&'static Encoding>,
+    /// The guard of the last document, kept for the room of its buffers
+    /// ([`Splitter::reuse`]).
+    spare: Option<Box<Guard>>,
 }
 
 impl Default for Splitter {
@@ -76,7 +79,22 @@ impl Splitter {
             out: Vec::new(),
             out_start: 0,
             given: None,
+            spare: None,
         }
+    }
+
+    /// Takes over the buffers of `old` (the line queue, the element stacks, the guard's
+    /// event lists, the output buffer), emptied: for a splitter that starts a new document
+    /// with the room the last one's have grown to. Settings and everything else stay as
+    /// they are in `self`.
+    pub(crate) fn reuse(&mut self, old: &mut Splitter) {
+        self.state.reuse(&mut old.state);
+        self.spare = match std::mem::replace(&mut old.stage, Stage::Failed) {
+            Stage::Running { guard, .. } => Some(guard),
+            _ => old.spare.take(),
+        };
+        old.out.clear();
+        std::mem::swap(&mut self.out, &mut old.out);
     }
 
     /// Decodes the document with `encoding` (a charset given from outside it, such as an
@@ -184,6 +202,7 @@ impl Splitter {
                 st.finish(self.fed);
                 self.trailing = self.fed - st.line_start;
                 self.stage = Stage::Ended;
+                self.spare = Some(guard);
                 Ok(())
             }
             Stage::Ended => {
@@ -198,6 +217,37 @@ impl Splitter {
     /// The next complete line, if any.
     pub fn next_line(&mut self) -> Option<Line> {
         self.state.queue.pop_front()
+    }
+
+    /// Gives back a line that is no longer needed: the buffers of its text and ancestors
+    /// hold a later line's (of this document or, after [`Extractor::reset`], the next),
+    /// which saves allocating them. Optional; lines may as well be dropped. At most 4,096
+    /// lines are kept (a block of a page), and no text buffer over 1 KiB.
+    ///
+    /// ```
+    /// let mut s = mainline::lines::Splitter::new();
+    /// s.write(b"<p>One line.</p><p>Another one.</p>")?;
+    /// s.end()?;
+    /// while let Some(line) = s.next_line() {
+    ///     assert!(line.text.ends_with("line.") || line.text.ends_with("one."));
+    ///     s.recycle(line);
+    /// }
+    /// # Ok::<(), mainline::Error>(())
+    /// ```
+    ///
+    /// [`Extractor::reset`]: crate::extract::Extractor::reset
+    pub fn recycle(&mut self, line: Line) {
+        let Line {
+            mut text,
+            mut ancestors,
+            ..
+        } = line;
+        let spares = &mut self.state.spare_lines;
+        if spares.len() < SPARE_LINES && (1..=SPARE_TEXT_BYTES).contains(&text.capacity()) {
+            text.clear();
+            ancestors.clear();
+            spares.push((text, ancestors));
+        }
     }
 
     /// Bytes given to the tokenizer so far: the input length, or for transcoded inputs
@@ -321,10 +371,14 @@ impl Splitter {
                 && input::utf8_evidence(head, complete) == Utf8Evidence::MultiByte);
         st.utf8 = transcoder.is_some() || sniffed.encoding == encoding_rs::UTF_8;
         st.encoding = Some(encoding);
-        self.stage = Stage::Running {
-            transcoder,
-            guard: Box::new(Guard::new(self.limits)),
+        let guard = match self.spare.take() {
+            Some(mut guard) => {
+                guard.reset(self.limits);
+                guard
+            }
+            None => Box::new(Guard::new(self.limits)),
         };
+        self.stage = Stage::Running { transcoder, guard };
         self.feed(head);
         Ok(())
     }
@@ -427,6 +481,13 @@ fn sniffing_done(
             }
         })
 }
+
+/// Most lines given back with [`Splitter::recycle`] that a splitter keeps (those of a
+/// block of a page, [`crate::stack::page::MAX_LINES`]).
+const SPARE_LINES: usize = 4096;
+
+/// Longest text buffer of a line given back that is kept, in bytes.
+const SPARE_TEXT_BYTES: usize = 1024;
 
 /// The most bytes given to the guard in one go.
 const FEED_BYTES: usize = 16 * 1024;

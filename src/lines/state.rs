@@ -8,6 +8,7 @@ use std::sync::Arc;
 use encoding_rs::Encoding;
 
 use super::current::Current;
+use super::elements::Descriptors;
 use super::guard::{AttrSpan, Piece, TextKind};
 use super::line::{Line, Totals};
 use super::text::NodeDecoder;
@@ -92,11 +93,36 @@ pub(super) struct State {
     pub(super) meta: Option<Box<crate::meta::Collector>>,
     /// The structure stack, when asked for ([`Splitter::with_structure`]).
     pub(super) shape: Option<Box<shape::Shapes>>,
+    /// The text and ancestor buffers of lines given back ([`Splitter::recycle`]), emptied,
+    /// for later lines.
+    pub(super) spare_lines: Vec<(String, Vec<Arc<str>>)>,
+    /// The descriptors made lately, for elements that repeat them.
+    pub(super) descriptors: Descriptors,
 }
 
 pub(super) const OVERFLOW_ID: u32 = u32::MAX;
 
+/// Empties `old` into `fresh`, which gets the room `old` has grown to.
+fn reuse<T>(fresh: &mut Vec<T>, old: &mut Vec<T>) {
+    old.clear();
+    std::mem::swap(fresh, old);
+}
+
 impl State {
+    /// Takes over the buffers of `old`, emptied (see [`Splitter::reuse`]).
+    pub(super) fn reuse(&mut self, old: &mut State) {
+        reuse(&mut self.stack, &mut old.stack);
+        old.queue.clear();
+        std::mem::swap(&mut self.queue, &mut old.queue);
+        reuse(&mut self.tokenizer_open, &mut old.tokenizer_open);
+        old.carry.clear();
+        std::mem::swap(&mut self.carry, &mut old.carry);
+        old.decoded.clear();
+        std::mem::swap(&mut self.decoded, &mut old.decoded);
+        std::mem::swap(&mut self.spare_lines, &mut old.spare_lines);
+        std::mem::swap(&mut self.descriptors, &mut old.descriptors);
+    }
+
     pub(super) fn see(&mut self, end: usize) {
         self.max_seen = self.max_seen.max(end as u64);
     }

@@ -103,6 +103,12 @@ impl Default for Limits {
     }
 }
 
+/// Empties `old` into `fresh`, which gets the room `old` has grown to.
+fn reuse<T>(fresh: &mut Vec<T>, old: &mut Vec<T>) {
+    old.clear();
+    std::mem::swap(fresh, old);
+}
+
 /// The guard for one document. See the [module docs](self).
 #[derive(Debug)]
 pub(crate) struct Guard {
@@ -152,6 +158,17 @@ impl Guard {
             #[cfg(test)]
             max_held: 0,
         }
+    }
+
+    /// A guard for a new document with `limits`, with the buffers of `self` (emptied): their
+    /// room is kept from document to document.
+    pub(crate) fn reset(&mut self, limits: Limits) {
+        let mut fresh = Guard::new(limits);
+        fresh.tree.reuse(&mut self.tree);
+        reuse(&mut fresh.view.attrs, &mut self.view.attrs);
+        reuse(&mut fresh.orig.attrs, &mut self.orig.attrs);
+        reuse(&mut fresh.held, &mut self.held);
+        *self = fresh;
     }
 
     /// Processes the next input bytes: appends what the tokenizer is to see to `out` and

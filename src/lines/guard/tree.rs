@@ -88,6 +88,18 @@ impl Tree {
         }
     }
 
+    /// Takes over the buffers of `old`, emptied: a tree for a new document with the room
+    /// the last one's vectors have grown to.
+    pub(super) fn reuse(&mut self, old: &mut Tree) {
+        super::reuse(&mut self.open, &mut old.open);
+        super::reuse(&mut self.cats, &mut old.cats);
+        for (fresh, old) in self.at.iter_mut().zip(&mut old.at) {
+            super::reuse(fresh, old);
+        }
+        super::reuse(&mut self.events, &mut old.events);
+        super::reuse(&mut self.attrs, &mut old.attrs);
+    }
+
     /// Reports the text from `text_from` up to `at`.
     pub(super) fn text_to(&mut self, at: u64) {
         if at > self.text_from {
