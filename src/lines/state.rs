@@ -8,7 +8,7 @@ use std::sync::Arc;
 use encoding_rs::Encoding;
 
 use super::current::Current;
-use super::elements::Descriptors;
+use super::elements::{ClassHints, Descriptors};
 use super::guard::{AttrSpan, Piece, TextKind};
 use super::line::{Line, Totals};
 use super::text::NodeDecoder;
@@ -98,6 +98,8 @@ pub(super) struct State {
     pub(super) spare_lines: Vec<(String, Vec<Arc<str>>)>,
     /// The descriptors made lately, for elements that repeat them.
     pub(super) descriptors: Descriptors,
+    /// The hints of `class` and `id` values seen lately.
+    pub(super) class_hints: ClassHints,
 }
 
 pub(super) const OVERFLOW_ID: u32 = u32::MAX;
@@ -121,6 +123,7 @@ impl State {
         std::mem::swap(&mut self.decoded, &mut old.decoded);
         std::mem::swap(&mut self.spare_lines, &mut old.spare_lines);
         std::mem::swap(&mut self.descriptors, &mut old.descriptors);
+        std::mem::swap(&mut self.class_hints, &mut old.class_hints);
     }
 
     pub(super) fn see(&mut self, end: usize) {

@@ -272,11 +272,13 @@ pub(crate) fn append(
 
     // Every element on a path, with the lines under it: elements numbered densely in the
     // order first met, and each line's path in those numbers.
+    // NOTE: room for as many elements as lines at once: growing the map rehashed it
+    // several times per block.
     let mut index: std::collections::HashMap<
         u32,
         u32,
         std::hash::BuildHasherDefault<crate::lines::KeyHasher>,
-    > = Default::default();
+    > = std::collections::HashMap::with_capacity_and_hasher(n, Default::default());
     let mut serials: Vec<u32> = Vec::new();
     let mut aggs: Vec<Agg> = Vec::new();
     let mut dense: Vec<[u32; PATH_LEVELS]> = Vec::with_capacity(n);
@@ -606,7 +608,8 @@ fn append_repeats(
     type Map =
         std::collections::HashMap<u32, u32, std::hash::BuildHasherDefault<crate::lines::KeyHasher>>;
     let n = scores.len();
-    let mut maps: [Map; SIGNATURE_LEN] = Default::default();
+    let mut maps: [Map; SIGNATURE_LEN] =
+        std::array::from_fn(|_| Map::with_capacity_and_hasher(n, Default::default()));
     let mut groups: [Vec<Group>; SIGNATURE_LEN] = Default::default();
     let mut dense = vec![[0u32; SIGNATURE_LEN]; n];
     for i in 0..n {

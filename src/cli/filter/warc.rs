@@ -345,9 +345,72 @@ fn push_field(line: &mut Vec<u8>, key: &str, value: Option<&str>) {
     if line.len() > 1 {
         line.push(b',');
     }
-    serde_json::to_writer(&mut *line, key).expect("writing into memory");
+    push_json_str(line, key);
     line.push(b':');
-    serde_json::to_writer(&mut *line, &value).expect("writing into memory");
+    match value {
+        Some(v) => push_json_str(line, v),
+        None => line.extend_from_slice(b"null"),
+    }
+}
+
+/// `s` as a JSON string, escaped byte for byte as `serde_json` escapes it: `"` and `\\`,
+/// the short escapes `\b \t \n \f \r`, other bytes below 0x20 as `\u00xx`.
+// NOTE: a page's text is most of an output line; runs of bytes that need no escape are
+// found 8 bytes at a time and copied whole, where serde_json looks each byte up.
+fn push_json_str(out: &mut Vec<u8>, s: &str) {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    /// Whether any byte of `w` is below 0x20, a `"` or a `\\` (the words' high bits
+    /// mark them; a byte of 0x80 or more never counts).
+    fn special(w: u64) -> bool {
+        let below = w.wrapping_sub(LOW * 0x20);
+        let quote = w ^ (LOW * u64::from(b'"'));
+        let backslash = w ^ (LOW * u64::from(b'\\'));
+        let zero = |x: u64| x.wrapping_sub(LOW);
+        ((below | zero(quote) | zero(backslash)) & !w & HIGH) != 0
+    }
+    let bytes = s.as_bytes();
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    let mut done = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if i + 8 <= bytes.len() {
+            let w = u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
+            if !special(w) {
+                i += 8;
+                continue;
+            }
+        }
+        let b = bytes[i];
+        let escape: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0c => b"\\f",
+            0..=0x1f => b"",
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        out.extend_from_slice(&bytes[done..i]);
+        if escape.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.extend_from_slice(b"\\u00");
+            out.push(HEX[usize::from(b >> 4)]);
+            out.push(HEX[usize::from(b & 0xf)]);
+        } else {
+            out.extend_from_slice(escape);
+        }
+        i += 1;
+        done = i;
+    }
+    out.extend_from_slice(&bytes[done..]);
+    out.push(b'"');
 }
 
 /// The output line of an HTML record: its WARC fields, the text, and what --format json or
@@ -715,5 +778,38 @@ mod tests {
             dir.join("crawl-00001.jsonl.gz")
         );
         assert_eq!(target(dir, Path::new("sub/x")), dir.join("sub/x.jsonl.gz"));
+    }
+
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        let mut cases: Vec<String> = vec![String::new(), "plain".into(), "é\u{7f}€😀".into()];
+        // Every byte below 0x80 at every offset of a window, between runs of plain text.
+        for b in 0u8..0x80 {
+            for at in 0..10 {
+                let mut s = "abcdefghijklmnop".to_string();
+                s.insert(at, char::from(b));
+                cases.push(s);
+            }
+        }
+        let mut seed = 7u64;
+        for _ in 0..2000 {
+            let len = (seed >> 33) as usize % 40;
+            let s: String = (0..len)
+                .map(|_| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    [
+                        'a', '"', '\\', '\n', '\u{1}', '\u{1f}', ' ', 'é', '\u{7f}', 'Z', '\t',
+                    ][(seed >> 40) as usize % 11]
+                })
+                .collect();
+            cases.push(s);
+        }
+        for s in cases {
+            let mut ours = Vec::new();
+            push_json_str(&mut ours, &s);
+            assert_eq!(ours, serde_json::to_vec(&s).unwrap(), "{s:?}");
+        }
     }
 }
