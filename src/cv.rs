@@ -207,6 +207,9 @@ pub struct CvData {
     pub paths: Option<Vec<[u32; crate::lines::PATH_LEVELS]>>,
     /// Each line's [`crate::stack::page::signature`], when the CSV has a `sig` column.
     pub sigs: Option<Vec<crate::stack::page::Signature>>,
+    /// Each line's page hint values ([`crate::stack::hints`]), when the CSV has a `hints`
+    /// column.
+    pub hints: Option<Vec<[f32; crate::stack::hints::N_LINE_HINTS]>>,
     /// Whether each line's page aligned well with its gold text, when the CSV has an
     /// `aligned` column.
     pub aligned: Option<Vec<bool>>,
@@ -291,6 +294,7 @@ impl CvData {
         }
         let paths = train::read_paths(csv)?;
         let sigs = train::read_signatures(csv)?;
+        let hints = train::read_hints(csv)?;
         let aligned = train::read_aligned(csv)?;
         Ok(CvData {
             data,
@@ -298,6 +302,7 @@ impl CvData {
             pages,
             paths,
             sigs,
+            hints,
             aligned,
         })
     }
@@ -441,15 +446,19 @@ pub fn cross_validate(
                 let base = match stack {
                     Some(_) => {
                         let inputs = train::StageInputs::of(&cv.data, &options.stack.base)?;
-                        match (&cv.paths, &cv.sigs, page) {
-                            (Some(paths), Some(sigs), true) if options.stack.repeats => Some(
-                                inputs
-                                    .with_paths(paths.clone())?
-                                    .with_signatures(sigs.clone())?,
-                            ),
-                            (Some(paths), _, true) => Some(inputs.with_paths(paths.clone())?),
-                            _ => Some(inputs),
-                        }
+                        let inputs = match (&cv.paths, &cv.sigs, page) {
+                            (Some(paths), Some(sigs), true) if options.stack.repeats => inputs
+                                .with_paths(paths.clone())?
+                                .with_signatures(sigs.clone())?,
+                            (Some(paths), _, true) => inputs.with_paths(paths.clone())?,
+                            _ => inputs,
+                        };
+                        Some(match (&cv.hints, page) {
+                            (Some(hints), true) if options.stack.hints => {
+                                inputs.with_hints(hints.clone())?
+                            }
+                            _ => inputs,
+                        })
                     }
                     None => None,
                 };

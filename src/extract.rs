@@ -89,6 +89,12 @@ pub trait Scorer: Send + Sync {
         false
     }
 
+    /// With [`Scorer::page_stage`]: whether the second stage also reads the page hints
+    /// ([`crate::model::Stage2::hints`]). Default: no.
+    fn hints(&self) -> bool {
+        false
+    }
+
     /// For a page-level second stage: whether a block of `lines` lines is decided by
     /// [`Scorer::decide`] alone ([`crate::model::Stage2::first_stage_only`]). Default: no.
     #[doc(hidden)]
@@ -315,6 +321,10 @@ impl Scorer for ModelScorer {
             .is_some_and(|s| s.page && s.repeats)
     }
 
+    fn hints(&self) -> bool {
+        self.model.stack.as_ref().is_some_and(|s| s.page && s.hints)
+    }
+
     fn first_stage_only(&self, lines: usize) -> bool {
         self.model
             .stack
@@ -362,7 +372,17 @@ pub struct Decision {
     pub keep: bool,
     /// The full feature row, when requested with [`Extractor::with_features`].
     pub features: Option<Vec<f32>>,
+    /// The line's page hints (`stack::hints::line_names`), when requested with
+    /// [`Extractor::with_features`]: for the labelled CSV.
+    pub(crate) hints: Option<[f32; stack::hints::N_LINE_HINTS]>,
 }
+
+/// A line waiting for its decision, with its feature row and page hints when kept.
+type Held = (
+    Line,
+    Option<Vec<f32>>,
+    Option<[f32; stack::hints::N_LINE_HINTS]>,
+);
 
 /// Streaming extractor: bytes in, a keep/drop [`Decision`] per line out.
 ///
@@ -404,9 +424,12 @@ pub struct Extractor {
     history: VecDeque<LineFeatures>,
     /// Two-stage scorers: lines scored by the first stage and waiting for the lines after
     /// them (at most the lookahead + 1), with their feature rows when kept.
-    window: Option<Window<(Line, Option<Vec<f32>>)>>,
+    window: Option<Window<Held>>,
     /// Scorers with page-level inputs: the lines of the current block of the page.
     page: Option<PageBlock>,
+    /// The page hints of the lines, once the first line has come out (when the scorer
+    /// reads them or the features are kept).
+    hints: Option<stack::hints::Tracker>,
     base: Vec<f32>,
     out: VecDeque<Decision>,
     row: Vec<f32>,
@@ -421,6 +444,8 @@ pub struct Extractor {
 struct Settings {
     structure: bool,
     metadata: bool,
+    /// Collect what the head says about the page, for the page hints.
+    head: bool,
     encoding: Option<&'static encoding_rs::Encoding>,
     transport: Option<&'static encoding_rs::Encoding>,
 }
@@ -432,6 +457,9 @@ impl Settings {
             .with_structure(self.structure)
             .with_metadata(self.metadata)
             .with_transport_encoding(self.transport);
+        if self.head {
+            s = s.with_head_metadata();
+        }
         if let Some(e) = self.encoding {
             s = s.with_encoding(e);
         }
@@ -456,9 +484,13 @@ impl Extractor {
         let lookahead = scorer.lookahead().min(stack::MAX_LOOKAHEAD);
         let paged = scorer.two_stage() && scorer.page_stage();
         let window = (scorer.two_stage() && !paged).then(|| Window::new(lookahead));
-        let page = paged.then(|| PageBlock::new(lookahead, scorer.repeats()));
+        let page = paged.then(|| PageBlock::new(lookahead, scorer.repeats(), scorer.hints()));
+        let settings = Settings {
+            head: paged && scorer.hints(),
+            ..Settings::default()
+        };
         Extractor {
-            splitter: Splitter::new(),
+            splitter: settings.splitter(),
             scorer,
             context,
             keep_features: false,
@@ -466,11 +498,12 @@ impl Extractor {
             history: VecDeque::with_capacity(context + 1),
             window,
             page,
+            hints: None,
             base: Vec::new(),
             out: VecDeque::with_capacity(if paged { stack::page::MAX_LINES } else { 0 }),
             row: vec![0.0; N_FEATURES],
             scratch: Vec::new(),
-            settings: Settings::default(),
+            settings,
         }
     }
 
@@ -505,12 +538,14 @@ impl Extractor {
             history,
             window,
             page,
+            hints,
             base,
             out,
             row,
             scratch,
             settings,
         } = self;
+        *hints = None;
         let mut fresh = settings.splitter();
         fresh.reuse(splitter);
         *splitter = fresh;
@@ -532,7 +567,17 @@ impl Extractor {
     /// Whether each [`Decision`] carries its feature row (off by default).
     pub fn with_features(mut self, yes: bool) -> Self {
         self.keep_features = yes;
+        self.settings.head = self.wants_hints();
+        if self.settings.head {
+            self.splitter = std::mem::take(&mut self.splitter).with_head_metadata();
+        }
         self
+    }
+
+    /// Whether the lines' page hints are computed: for a second stage that reads them, or
+    /// for the decisions' [`Decision::hints`].
+    fn wants_hints(&self) -> bool {
+        self.keep_features || self.page.as_ref().is_some_and(|p| p.hints_on)
     }
 
     /// Decodes the document with `encoding`, a charset given from outside it (such as an
@@ -665,6 +710,9 @@ impl Extractor {
     pub fn with_metadata(mut self, yes: bool) -> Self {
         self.settings.metadata = yes;
         self.splitter = std::mem::take(&mut self.splitter).with_metadata(yes);
+        if self.settings.head {
+            self.splitter = std::mem::take(&mut self.splitter).with_head_metadata();
+        }
         self
     }
 
@@ -726,16 +774,29 @@ impl Extractor {
             self.history.push_back(f);
         }
         let features = self.keep_features.then(|| self.row.clone());
+        let hints = if self.wants_hints() {
+            let splitter = &self.splitter;
+            let tracker = self.hints.get_or_insert_with(|| {
+                splitter
+                    .head_metadata()
+                    .map_or_else(stack::hints::Tracker::unknown, stack::hints::Tracker::of)
+            });
+            let in_article = line.context & crate::lines::ctx::ARTICLE != 0;
+            Some(tracker.line(&line.text, in_article))
+        } else {
+            None
+        };
+        let kept_hints = if self.keep_features { hints } else { None };
         if let Some(p) = &mut self.page {
             let weight = self.scorer.stage2_inputs(&self.row, &mut self.base);
             let link_density = self.row[features::LINK_DENSITY];
             let landmark = stack::floor::in_landmark(&self.row);
             if p.push(
-                line,
-                features,
+                (line, features, kept_hints),
                 (score, keep),
                 (weight, link_density, landmark),
                 &self.base,
+                hints.as_ref(),
             ) {
                 self.decide_block(false);
             }
@@ -747,10 +808,11 @@ impl Extractor {
                 score,
                 keep,
                 features,
+                hints: kept_hints,
             }),
             Some(w) => {
                 let weight = self.scorer.stage2_inputs(&self.row, &mut self.base);
-                w.push((line, features), score, weight, &self.base);
+                w.push((line, features, kept_hints), score, weight, &self.base);
                 self.drain_window();
             }
         }
@@ -786,6 +848,7 @@ impl Extractor {
             let shape = stack::BlockRows {
                 lookahead: p.lookahead,
                 repeats: p.repeats,
+                hints: p.hints_on,
                 base_len: nb,
             };
             let base = &p.base;
@@ -802,6 +865,7 @@ impl Extractor {
                 &p.weights,
                 &p.paths,
                 p.repeats.then_some(&p.sigs[..]),
+                p.hints_on.then_some(&p.hints[..]),
                 &mut |i, tail| tail.copy_from_slice(&base[i * nb..(i + 1) * nb]),
                 &mut p.rows[..len],
             );
@@ -818,12 +882,13 @@ impl Extractor {
                 stack::floor::LONG
             },
         );
-        for ((line, features), &(score, keep)) in p.lines.drain(..decided).zip(&p.decided) {
+        for ((line, features, hints), &(score, keep)) in p.lines.drain(..decided).zip(&p.decided) {
             self.out.push_back(Decision {
                 line,
                 score,
                 keep,
                 features,
+                hints,
             });
         }
         p.carry(handover);
@@ -841,7 +906,7 @@ impl Extractor {
 /// Decides a held line from its second-stage row and queues the decision.
 fn decide_stage2(
     scorer: &dyn Scorer,
-    (line, features): (Line, Option<Vec<f32>>),
+    (line, features, hints): Held,
     row: &[f32],
     out: &mut VecDeque<Decision>,
 ) {
@@ -851,6 +916,7 @@ fn decide_stage2(
         score,
         keep,
         features,
+        hints,
     });
 }
 
@@ -863,7 +929,7 @@ struct PageBlock {
     /// context carried over from the previous block, decided there.
     context: usize,
     /// The lines not decided yet: those after the context.
-    lines: Vec<(Line, Option<Vec<f32>>)>,
+    lines: Vec<Held>,
     scores: Vec<f32>,
     /// Each line's first-stage decision.
     keeps: Vec<bool>,
@@ -873,6 +939,10 @@ struct PageBlock {
     repeats: bool,
     sigs: Vec<stack::page::Signature>,
     signer: stack::page::Signer,
+    /// Whether the stage reads the page hints, and the lines' hint values, one line after
+    /// the other (empty otherwise).
+    hints_on: bool,
+    hints: Vec<f32>,
     /// The copied first-stage features of each line, one after the other.
     base: Vec<f32>,
     /// The second-stage rows of the block, one after the other (kept for the next block).
@@ -888,7 +958,7 @@ struct PageBlock {
 }
 
 impl PageBlock {
-    fn new(lookahead: usize, repeats: bool) -> Self {
+    fn new(lookahead: usize, repeats: bool, hints: bool) -> Self {
         // NOTE: room for a whole block from the start: growing vectors of lines by doubling
         // copied each block's lines several times. Untouched capacity costs no memory.
         let n = stack::page::MAX_LINES;
@@ -896,6 +966,12 @@ impl PageBlock {
             repeats,
             sigs: Vec::with_capacity(if repeats { n } else { 0 }),
             signer: stack::page::Signer::new(),
+            hints_on: hints,
+            hints: Vec::with_capacity(if hints {
+                n * stack::hints::N_LINE_HINTS
+            } else {
+                0
+            }),
             lookahead,
             blocks: stack::page::Blocks::new(),
             context: 0,
@@ -930,6 +1006,8 @@ impl PageBlock {
             repeats: _,
             sigs,
             signer: _,
+            hints_on: _,
+            hints,
             base,
             rows: _,
             prose,
@@ -945,6 +1023,7 @@ impl PageBlock {
         weights.clear();
         paths.clear();
         sigs.clear();
+        hints.clear();
         base.clear();
         prose.clear();
         decided.clear();
@@ -969,12 +1048,16 @@ impl PageBlock {
     /// Adds a line; true when the block is full.
     fn push(
         &mut self,
-        line: Line,
-        features: Option<Vec<f32>>,
+        (line, features, kept_hints): Held,
         (score, keep): (f32, bool),
         (weight, link_density, landmark): (f32, f32, bool),
         base: &[f32],
+        hints: Option<&[f32; stack::hints::N_LINE_HINTS]>,
     ) -> bool {
+        if self.hints_on {
+            self.hints
+                .extend_from_slice(hints.expect("hint values for a stage that reads them"));
+        }
         self.prose
             .push(stack::floor::line_bytes(weight, link_density, landmark));
         self.scores.push(score);
@@ -988,7 +1071,7 @@ impl PageBlock {
             self.base.reserve(stack::page::MAX_LINES * base.len());
         }
         self.base.extend_from_slice(base);
-        self.lines.push((line, features));
+        self.lines.push((line, features, kept_hints));
         self.blocks.push(weight)
     }
 
@@ -1008,6 +1091,9 @@ impl PageBlock {
         self.prose.drain(..k);
         if self.repeats {
             self.sigs.drain(..k);
+        }
+        if self.hints_on {
+            self.hints.drain(..k * stack::hints::N_LINE_HINTS);
         }
         self.base.drain(..k * nb);
         self.context = h.decided_end - k;

@@ -178,6 +178,10 @@ pub(crate) struct Collector {
     foreign: Option<usize>,
     /// A line of the body has come out.
     body: bool,
+    /// Collect only what the head gives ([`Collector::head_only`]).
+    head_only: bool,
+    /// The metadata as known when the first line of the body came out.
+    head: Option<Box<Metadata>>,
     lines: u64,
     text_bytes: u64,
     article_lines: u64,
@@ -193,6 +197,21 @@ pub(crate) fn wanted(name: &[u8]) -> bool {
 }
 
 impl Collector {
+    /// A collector that stops once the head has been read: [`Collector::head`] is all it
+    /// gives (the page hints of [`crate::stack::hints`] read no more).
+    pub(crate) fn head_only() -> Self {
+        Collector {
+            head_only: true,
+            ..Collector::default()
+        }
+    }
+
+    /// The metadata as known when the first line of the body came out: what the head
+    /// gives (and whatever came before that line). The same for any chunking of the input.
+    pub(crate) fn head(&self) -> Option<&Metadata> {
+        self.head.as_deref()
+    }
+
     /// A start tag of a [`wanted`] name (`name` in lower case); `get` gives the value of
     /// its first attribute of a name (in lower case; the name's case in the page is
     /// ignored), decoded; `end` is the offset after the tag and `depth` the number of open
@@ -205,7 +224,7 @@ impl Collector {
         depth: usize,
         content: bool,
     ) {
-        if self.capture.is_some() {
+        if self.capture.is_some() || (self.head_only && self.body) {
             return;
         }
         match name {
@@ -323,11 +342,17 @@ impl Collector {
     /// inside an article, and inside a navigation, footer, aside or form) and nearest
     /// classed ancestors.
     pub(crate) fn line(&mut self, text: &str, heading: u8, place: Place, ancestors: &[Arc<str>]) {
+        if !self.body {
+            self.head = Some(Box::new(self.metadata()));
+            self.body = true;
+        }
+        if self.head_only {
+            return;
+        }
         let Place {
             article,
             boilerplate,
         } = place;
-        self.body = true;
         if self.byline.is_none()
             && self.lines < 4096
             && (3..=120).contains(&text.len())

@@ -18,6 +18,7 @@
 //! ([`page_input_names`]) are computed a block of the page at a time by [`block_rows`].
 
 pub mod floor;
+pub mod hints;
 pub mod page;
 
 use std::collections::VecDeque;
@@ -93,14 +94,16 @@ pub fn window_len(k: usize) -> usize {
 }
 
 /// Number of inputs before the copied first-stage features: [`window_len`], then with
-/// `page` the page inputs and with `repeats` too the repeat inputs
-/// ([`page_input_names`]).
-pub(crate) fn computed_len(k: usize, page: bool, repeats: bool) -> usize {
+/// `page` the page inputs, with `repeats` too the repeat inputs and with `hints` too the
+/// page hints ([`page_input_names`]).
+pub(crate) fn computed_len(k: usize, page: bool, repeats: bool, hints: bool) -> usize {
     window_len(k)
-        + match (page, repeats) {
-            (true, true) => page::N_INPUTS + page::N_REPEAT_INPUTS,
-            (true, false) => page::N_INPUTS,
-            (false, _) => 0,
+        + if page {
+            page::N_INPUTS
+                + if repeats { page::N_REPEAT_INPUTS } else { 0 }
+                + if hints { hints::N_INPUTS } else { 0 }
+        } else {
+            0
         }
 }
 
@@ -115,13 +118,17 @@ pub fn input_names(k: usize, base: &[&str]) -> Vec<String> {
 
 /// Names of the inputs of a page-level second stage: [`window_names`], the page inputs
 /// ([`page::names`]), with `repeats` the inputs of the lines' signatures
-/// ([`page::repeat_names`], see [`Stage2::repeats`](crate::model::Stage2::repeats)), then each of `base` prefixed with
+/// ([`page::repeat_names`], see `Stage2::repeats`), with `hints` the page hints
+/// ([`hints::names`], see `Stage2::hints`), then each of `base` prefixed with
 /// [`LINE_PREFIX`].
-pub fn page_input_names(k: usize, repeats: bool, base: &[&str]) -> Vec<String> {
+pub fn page_input_names(k: usize, repeats: bool, hints: bool, base: &[&str]) -> Vec<String> {
     let mut names = window_names(k);
     names.extend(page::names());
     if repeats {
         names.extend(page::repeat_names());
+    }
+    if hints {
+        names.extend(hints::names());
     }
     names.extend(base.iter().map(|s| format!("{LINE_PREFIX}{s}")));
     names
@@ -133,24 +140,28 @@ pub fn page_input_names(k: usize, repeats: bool, base: &[&str]) -> Vec<String> {
 /// block (the values [`Window`] gives), the page inputs of the block, then the `base_len`
 /// copied features `base(i, tail)` writes into the tail of line `i`'s row. `scores`,
 /// `weights` (`ln(1 + text bytes)`) and `paths` have one entry per line. With the lines'
-/// `sigs` ([`page::signature`]), the [`page::repeat_names`] inputs follow the page inputs.
+/// `sigs` ([`page::signature`]), the [`page::repeat_names`] inputs follow the page inputs;
+/// with the lines' `hints` ([`hints::N_LINE_HINTS`] values of [`hints::Tracker::line`] per
+/// line, one line after the other), the [`hints::names`] inputs follow those.
 ///
 /// # Panics
 /// When the slices differ in length, or `sigs` is given to a shape without `repeats` (or
-/// missing from one with it).
+/// missing from one with it), or `hints` to a shape without `hints` (or the other way).
 #[cfg(any(test, feature = "train"))]
+#[allow(clippy::too_many_arguments)]
 pub fn block_rows(
     shape: BlockRows,
     scores: &[f32],
     weights: &[f32],
     paths: &[[u32; crate::lines::PATH_LEVELS]],
     sigs: Option<&[page::Signature]>,
+    hints: Option<&[f32]>,
     base: &mut dyn FnMut(usize, &mut [f32]),
     out: &mut Vec<f32>,
 ) {
     // Every value is written: only new room needs filling.
     out.resize(scores.len() * shape.width(), 0.0);
-    block_rows_in(shape, scores, weights, paths, sigs, base, out);
+    block_rows_in(shape, scores, weights, paths, sigs, hints, base, out);
 }
 
 /// [`block_rows`] into `out`, which is exactly as long as the rows (`scores.len()` times
@@ -159,12 +170,14 @@ pub fn block_rows(
 ///
 /// # Panics
 /// As [`block_rows`], and when `out` has another length.
+#[allow(clippy::too_many_arguments)]
 pub fn block_rows_in(
     shape: BlockRows,
     scores: &[f32],
     weights: &[f32],
     paths: &[[u32; crate::lines::PATH_LEVELS]],
     sigs: Option<&[page::Signature]>,
+    hints: Option<&[f32]>,
     base: &mut dyn FnMut(usize, &mut [f32]),
     out: &mut [f32],
 ) {
@@ -175,11 +188,26 @@ pub fn block_rows_in(
         shape.repeats,
         "signatures exactly with repeats"
     );
+    assert_eq!(
+        hints.is_some(),
+        shape.hints,
+        "hint values exactly with hints"
+    );
     let width = shape.width();
     assert_eq!(out.len(), n * width, "room for exactly the rows");
     let n_window = window_len(shape.lookahead);
     window_rows(shape.lookahead, scores, weights, out, width);
     page::append(scores, weights, paths, sigs, out, width, n_window);
+    if let Some(h) = hints {
+        let start = n_window
+            + page::N_INPUTS
+            + if shape.repeats {
+                page::N_REPEAT_INPUTS
+            } else {
+                0
+            };
+        hints::append(h, weights, out, width, start);
+    }
     let tail = width - shape.base_len;
     for (i, row) in out.chunks_exact_mut(width).enumerate() {
         base(i, &mut row[tail..]);
@@ -193,6 +221,8 @@ pub struct BlockRows {
     pub lookahead: usize,
     /// Whether the [`page::repeat_names`] inputs follow the page inputs.
     pub repeats: bool,
+    /// Whether the [`hints::names`] inputs follow those.
+    pub hints: bool,
     /// Copied first-stage features at the end of each row.
     pub base_len: usize,
 }
@@ -200,7 +230,7 @@ pub struct BlockRows {
 impl BlockRows {
     /// Values per row: the length of [`page_input_names`] with `base_len` names.
     pub fn width(&self) -> usize {
-        computed_len(self.lookahead, true, self.repeats) + self.base_len
+        computed_len(self.lookahead, true, self.repeats, self.hints) + self.base_len
     }
 }
 
@@ -508,6 +538,7 @@ mod tests {
                 let shape = BlockRows {
                     lookahead: k,
                     repeats: false,
+                    hints: false,
                     base_len: 2,
                 };
                 let paths = vec![[NO_ELEMENT; PATH_LEVELS]; n];
@@ -518,6 +549,7 @@ mod tests {
                     &scores,
                     &weights,
                     &paths,
+                    None,
                     None,
                     &mut |i, tail| tail.fill(i as f32),
                     &mut out,
@@ -579,6 +611,7 @@ mod doc_examples {
         let shape = BlockRows {
             lookahead: 2,
             repeats: false,
+            hints: false,
             base_len: 1,
         };
         block_rows(
@@ -587,13 +620,14 @@ mod doc_examples {
             &[1.0, 3.0, 2.5],
             &paths,
             None,
+            None,
             &mut |i, tail| tail[0] = i as f32,
             &mut rows,
         );
         assert_eq!(rows.len(), 3 * shape.width());
         assert_eq!(
             shape.width(),
-            page_input_names(2, false, &["density"]).len()
+            page_input_names(2, false, false, &["density"]).len()
         );
         assert_eq!(rows[2 * shape.width() - 1], 1.0);
         Ok(())

@@ -280,14 +280,22 @@ fn lines_writes_the_feature_table_with_an_empty_label_column() {
     let mut reader = csv::Reader::from_reader(out.as_bytes());
     let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
     assert_eq!(
-        &header[..7],
-        ["doc", "group", "line", "label", "path", "sig", "aligned"]
+        &header[..8],
+        [
+            "doc", "group", "line", "label", "path", "sig", "hints", "aligned"
+        ]
     );
-    assert_eq!(&header[7..header.len() - 1], mainline::features::names());
+    assert_eq!(&header[8..header.len() - 1], mainline::features::names());
     assert_eq!(header.last().unwrap(), "text");
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert!(rows.len() >= 8);
-    assert!(rows.iter().all(|r| r[3].is_empty() && r[6].is_empty()));
+    assert!(rows.iter().all(|r| r[3].is_empty() && r[7].is_empty()));
+    // Every line has its ten page hints, the fifth saying that the page names no kind.
+    for r in &rows {
+        let hints: Vec<f32> = r[6].split(' ').map(|v| v.parse().unwrap()).collect();
+        assert_eq!(hints.len(), 10);
+        assert_eq!(hints[4], 1.0);
+    }
     // Every line has a signature; the menu items share theirs.
     let sigs: Vec<_> = rows.iter().map(|r| numbers(&r[5])).collect();
     assert!(

@@ -368,12 +368,14 @@ pub(crate) fn stdout() -> io::BufWriter<io::StdoutLock<'static>> {
     io::BufWriter::with_capacity(64 * 1024, io::stdout().lock())
 }
 
-/// The header of the per-line CSV: `doc, group, line, label, path, sig, aligned`, the
-/// feature columns, `text`.
+/// The header of the per-line CSV: `doc, group, line, label, path, sig, hints, aligned`,
+/// the feature columns, `text`.
 pub(crate) fn csv_header() -> Vec<String> {
-    let mut h: Vec<String> = ["doc", "group", "line", "label", "path", "sig", "aligned"]
-        .map(String::from)
-        .to_vec();
+    let mut h: Vec<String> = [
+        "doc", "group", "line", "label", "path", "sig", "hints", "aligned",
+    ]
+    .map(String::from)
+    .to_vec();
     h.extend(crate::features::names().iter().cloned());
     h.push("text".to_string());
     h
@@ -414,6 +416,12 @@ pub(crate) fn csv_fields(
     record.push(crate::stack::format_signature(
         &crate::stack::page::signature(&d.line),
     ));
+    record.push(
+        d.hints
+            .as_ref()
+            .map(|h| crate::stack::hints::format_hints(h))
+            .unwrap_or_default(),
+    );
     record.push(bit(aligned));
     record.extend(features.iter().map(|v| format_value(*v)));
     record.push(d.line.text.clone());

@@ -270,6 +270,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     let sigs = needed_column(sigs, "sig", "repeats", &args.data)?;
                     inputs = inputs.with_signatures(kept(sigs, aligned.as_deref()))?;
                 }
+                if stack_params.hints {
+                    let hints = train::read_hints(&args.data)?;
+                    let hints = needed_column(hints, "hints", "hints", &args.data)?;
+                    inputs = inputs.with_hints(kept(hints, aligned.as_deref()))?;
+                }
             }
             let rows: Vec<usize> = (0..data.len()).collect();
             train::train_stacked(&data, &inputs, &rows, &params, stack_params, &mut |m| {

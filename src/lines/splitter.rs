@@ -282,6 +282,21 @@ impl Splitter {
         self
     }
 
+    /// Collects what the head says about the page ([`Splitter::head_metadata`]) and no
+    /// more, unless all the metadata is collected already ([`Splitter::with_metadata`]).
+    pub(crate) fn with_head_metadata(mut self) -> Self {
+        if self.state.meta.is_none() {
+            self.state.meta = Some(Box::new(crate::meta::Collector::head_only()));
+        }
+        self
+    }
+
+    /// The metadata as known when the first line of the body came out, once it has (with
+    /// [`Splitter::with_metadata`] or [`Splitter::with_head_metadata`]).
+    pub(crate) fn head_metadata(&self) -> Option<&crate::meta::Metadata> {
+        self.state.meta.as_deref().and_then(|m| m.head())
+    }
+
     /// Decode the document with `encoding` whatever it declares (a byte order mark, a
     /// `<meta charset>`), without holding back its first bytes: for text that is already
     /// decoded, such as a Rust `&str` with UTF-8. Set it before the first

@@ -293,8 +293,11 @@ impl Model {
                 "the signature inputs (\"repeats\") need the page inputs (\"page\")".into(),
             );
         }
+        if s.hints && !s.page {
+            return bad("the page hints (\"hints\") need the page inputs (\"page\")".into());
+        }
         let expected = if s.page {
-            crate::stack::page_input_names(s.lookahead, s.repeats, &[])
+            crate::stack::page_input_names(s.lookahead, s.repeats, s.hints, &[])
         } else {
             window_names(s.lookahead)
         };

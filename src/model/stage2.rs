@@ -33,9 +33,16 @@ pub struct Stage2 {
     ///
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub repeats: bool,
+    /// With `page`: whether the page hints follow (`hints::names`): what the page says
+    /// about itself in its head (its kind, its title and description) and where each line
+    /// stands against them. False (the default, and what files without the field mean): no
+    /// hints. A build that predates the field refuses a file that sets it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hints: bool,
     /// Names of the inputs: `window_names` of `lookahead`, then (with `page`)
-    /// `page::names`, then the first-stage features copied, each prefixed with
-    /// `LINE_PREFIX`; checked when the model is read.
+    /// `page::names` (with `repeats` and `hints` followed by their inputs), then the
+    /// first-stage features copied, each prefixed with `LINE_PREFIX`; checked when the
+    /// model is read.
     ///
     pub features: Vec<String>,
     /// Decision threshold on the second-stage score: a line is kept when `score >=
@@ -60,7 +67,7 @@ impl Stage2 {
 
     /// Number of inputs before the copied first-stage features.
     pub fn n_computed(&self) -> usize {
-        computed_len(self.lookahead, self.page, self.repeats)
+        computed_len(self.lookahead, self.page, self.repeats, self.hints)
     }
 
     /// Probability that the line is content, from its `input_names`

@@ -30,8 +30,16 @@ pub fn scratch() -> tempfile::TempDir {
 /// short page without one reaches the tokenizer in one piece however it is written; after
 /// this head, every piece reaches it as written.
 pub fn declared_head() -> String {
-    let head = "<!doctype html><meta charset=\"utf-8\"><!--";
-    format!("{head}{}-->", "x".repeat(1024 - head.len()))
+    declared_head_with("")
+}
+
+/// [`declared_head`] with `extra` (a `<title>`, `<meta>` tags, …) before its comment.
+pub fn declared_head_with(extra: &str) -> String {
+    let head = format!("<!doctype html><meta charset=\"utf-8\">{extra}<!--");
+    format!(
+        "{head}{}-->",
+        "x".repeat(1024usize.saturating_sub(head.len()))
+    )
 }
 
 /// The decisions (with feature rows) of `scorer` for `html` written in pieces of `chunk`
@@ -58,6 +66,17 @@ pub fn hand_made_two_stage(lookahead: usize, page: bool) -> Model {
 /// [`hand_made_two_stage`]; with `page` and `repeats`, the stage also reads the inputs of
 /// the lines' signatures.
 pub fn hand_made_two_stage_with(lookahead: usize, page: bool, repeats: bool) -> Model {
+    hand_made_two_stage_hints(lookahead, page, repeats, false)
+}
+
+/// [`hand_made_two_stage_with`]; with `page` and `hints`, the stage also reads the page
+/// hints.
+pub fn hand_made_two_stage_hints(
+    lookahead: usize,
+    page: bool,
+    repeats: bool,
+    hints: bool,
+) -> Model {
     let mut m = Model::new(
         vec!["density".into(), "link_density".into()],
         Scaler::identity(2),
@@ -68,7 +87,7 @@ pub fn hand_made_two_stage_with(lookahead: usize, page: bool, repeats: bool) -> 
     );
     let base = ["density", "ln_text_bytes"];
     let features = if page {
-        stack::page_input_names(lookahead, repeats, &base)
+        stack::page_input_names(lookahead, repeats, hints, &base)
     } else {
         stack::input_names(lookahead, &base)
     };
@@ -79,6 +98,7 @@ pub fn hand_made_two_stage_with(lookahead: usize, page: bool, repeats: bool) -> 
         page,
         min_block_lines: 0,
         repeats: page && repeats,
+        hints: page && hints,
         features,
         threshold: 0.5,
         scaler: Scaler::identity(n),
@@ -112,7 +132,7 @@ pub fn assert_stacked_model_round_trips(
             &s1,
             stack.lookahead,
             stack.page,
-            stack.repeats,
+            (stack.repeats, stack.hints),
         );
         let s2 = m.stack.as_ref().unwrap();
         x2.outer_iter()
@@ -169,6 +189,7 @@ pub fn small_stack_params(lookahead: usize, page: bool) -> (TrainParams, StackPa
         page,
         min_block_lines: 0,
         repeats: false,
+        hints: false,
         ensemble: 1,
         distill: false,
         threshold_rows: crate::train::ThresholdRows::Validation,

@@ -37,6 +37,43 @@ proptest! {
             prop_assert_eq!(&decide_in(html.as_bytes(), chunk, Arc::clone(&scorer)), &whole);
         }
     }
+
+    #[test]
+    fn chunking_never_changes_the_page_hints_or_the_decisions_that_read_them(
+        parts in prop::collection::vec(fragment(), 0..120),
+        at in 0_usize..120,
+        json_ld_in_body in any::<bool>(),
+    ) {
+        // A head that names the page's kind and title, the headline somewhere in the body,
+        // and (sometimes) JSON-LD in the body, which only the lines after it could see.
+        let head = super::common::declared_head_with(
+            "<title>Cows in stripes | The Farm</title>\
+             <meta property=og:type content=article>\
+             <meta name=description content=\"Farmers paint their cows.\">",
+        );
+        let at = at.min(parts.len());
+        let ld = if json_ld_in_body {
+            r#"<script type="application/ld+json">{"@type": "ItemList"}</script>"#
+        } else {
+            ""
+        };
+        let html = format!(
+            "{head}{}{ld}<h1>Cows in stripes</h1>{}",
+            parts[..at].concat(),
+            parts[at..].concat()
+        );
+        let model = super::common::hand_made_two_stage_hints(3, true, true, true);
+        let scorer: Arc<dyn Scorer> = Arc::new(ModelScorer::new(model).unwrap());
+        let whole = decide_in(html.as_bytes(), usize::MAX, Arc::clone(&scorer));
+        let title = stack::hints::line_names().iter().position(|n| n == "title_line").unwrap();
+        let article = stack::hints::line_names().iter().position(|n| n == "article").unwrap();
+        let headline = whole.iter().find(|d| d.line.text == "Cows in stripes").unwrap();
+        prop_assert_eq!(headline.hints.unwrap()[title], 1.0);
+        prop_assert!(whole.iter().all(|d| d.hints.unwrap()[article] == 1.0));
+        for chunk in [1, 7, 64 << 10] {
+            prop_assert_eq!(&decide_in(html.as_bytes(), chunk, Arc::clone(&scorer)), &whole);
+        }
+    }
 }
 
 #[test]
@@ -244,24 +281,28 @@ fn long_page() -> Vec<u8> {
 
 #[test]
 fn the_streaming_extractor_decides_like_training_does() {
-    for (name, min_block_lines, repeats) in [
-        ("article.html", 0, false),
-        ("table-layout.html", 0, false),
-        ("entities.html", 0, false),
-        ("article.html", 8, false),
-        ("entities.html", 8, false),
-        ("article.html", 0, true),
-        ("table-layout.html", 0, true),
-        ("entities.html", 8, true),
-        ("long page", 0, false),
-        ("long page", 0, true),
+    for (name, min_block_lines, repeats, hints) in [
+        ("article.html", 0, false, false),
+        ("table-layout.html", 0, false, false),
+        ("entities.html", 0, false, false),
+        ("article.html", 8, false, false),
+        ("entities.html", 8, false, false),
+        ("article.html", 0, true, false),
+        ("table-layout.html", 0, true, false),
+        ("entities.html", 8, true, false),
+        ("long page", 0, false, false),
+        ("long page", 0, true, false),
+        ("article.html", 0, true, true),
+        ("news-related.html", 0, true, true),
+        ("entities.html", 8, false, true),
+        ("long page", 0, true, true),
     ] {
         let html = if name == "long page" {
             long_page()
         } else {
             std::fs::read(super::common::sample(name)).unwrap()
         };
-        let mut model = super::common::hand_made_two_stage_with(4, true, repeats);
+        let mut model = super::common::hand_made_two_stage_hints(4, true, repeats, hints);
         model.stack.as_mut().unwrap().min_block_lines = min_block_lines;
         let scorer = Arc::new(ModelScorer::new(model.clone()).unwrap());
         let decisions = decide_in(&html, 4096, scorer);
@@ -300,22 +341,30 @@ fn the_streaming_extractor_decides_like_training_does() {
             .map(|d| stack::parse_signature(&stack::format_signature(&page::signature(&d.line))))
             .collect::<Option<Vec<_>>>()
             .unwrap();
+        // And the page hints.
+        let line_hints = decisions
+            .iter()
+            .map(|d| stack::hints::parse_hints(&stack::hints::format_hints(&d.hints.unwrap())))
+            .collect::<Option<Vec<_>>>()
+            .unwrap();
         let inputs = StageInputs::of(&full, &["density".into(), "ln_text_bytes".into()])
             .unwrap()
             .with_paths(paths)
             .unwrap()
             .with_signatures(sigs)
+            .unwrap()
+            .with_hints(line_hints)
             .unwrap();
         let rows: Vec<usize> = (0..n).collect();
         let batch = decide_stacked(&model, &stage1, &inputs, &rows);
         let streamed: Vec<bool> = decisions.iter().map(|d| d.keep).collect();
         assert_eq!(
             streamed, batch,
-            "{name}, blocks of at least {min_block_lines} lines, signatures {repeats}"
+            "{name}, blocks of at least {min_block_lines} lines, signatures {repeats}, hints {hints}"
         );
         // The scores too, bit for bit.
         let s1 = train::stage1_scores(&model, &stage1, &rows);
-        let x2 = train::stage2_rows(&stage1, &inputs, &rows, &s1, 4, true, repeats);
+        let x2 = train::stage2_rows(&stage1, &inputs, &rows, &s1, 4, true, (repeats, hints));
         let s2 = model.stack.as_ref().unwrap();
         if min_block_lines == 0 {
             for (d, r) in decisions.iter().zip(x2.outer_iter()) {
@@ -351,6 +400,41 @@ fn page_models_with_and_without_signature_inputs_read_their_own_rows() {
     let mut mixed = old.clone();
     mixed.stack.as_mut().unwrap().repeats = true;
     assert!(mixed.validate().is_err());
+}
+
+#[test]
+fn page_models_with_and_without_hints_read_their_own_rows() {
+    let html = std::fs::read(super::common::sample("news-related.html")).unwrap();
+    let old = super::common::hand_made_two_stage_with(3, true, true);
+    let new = super::common::hand_made_two_stage_hints(3, true, true, true);
+    let (s_old, s_new) = (old.stack.as_ref().unwrap(), new.stack.as_ref().unwrap());
+    // A stage without the field reads no hints, as files written before it.
+    assert!(!s_old.hints);
+    assert_eq!(
+        s_old.features.len() + stack::hints::N_INPUTS,
+        s_new.features.len()
+    );
+    assert!(!old.to_json().contains("\"hints\""));
+    assert!(new.to_json().contains("\"hints\": true"));
+    assert_eq!(Model::from_json(&new.to_json()).unwrap(), new);
+    let d_old = decide_in(&html, 512, Arc::new(ModelScorer::new(old.clone()).unwrap()));
+    let d_new = decide_in(&html, 512, Arc::new(ModelScorer::new(new.clone()).unwrap()));
+    assert_eq!(d_old.len(), d_new.len());
+    assert_ne!(
+        d_old.iter().map(|d| d.score).collect::<Vec<_>>(),
+        d_new.iter().map(|d| d.score).collect::<Vec<_>>()
+    );
+    // A file whose inputs do not match its flag is refused, and so are hints without the
+    // page inputs.
+    let mut mixed = new.clone();
+    mixed.stack.as_mut().unwrap().hints = false;
+    assert!(mixed.validate().is_err());
+    let mut mixed = old.clone();
+    mixed.stack.as_mut().unwrap().hints = true;
+    assert!(mixed.validate().is_err());
+    let mut flat = super::common::hand_made_two_stage(3, false);
+    flat.stack.as_mut().unwrap().hints = true;
+    assert!(flat.validate().is_err());
 }
 
 #[test]

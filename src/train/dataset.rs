@@ -9,8 +9,8 @@ use crate::{Error, Result};
 
 /// Columns that identify or label a line and are never features.
 /// `path` lists the line's enclosing elements (see [`crate::lines::Line::path`]).
-pub const NON_FEATURE_COLUMNS: [&str; 8] = [
-    "doc", "group", "line", "label", "aligned", "path", "sig", "text",
+pub const NON_FEATURE_COLUMNS: [&str; 9] = [
+    "doc", "group", "line", "label", "aligned", "path", "sig", "hints", "text",
 ];
 
 /// Labelled lines in memory: a feature matrix, one label per row, and the page and group
@@ -347,6 +347,21 @@ pub fn read_signatures(path: &Path) -> Result<Option<Vec<crate::stack::page::Sig
         "sig",
         "a signature (three numbers separated by spaces)",
         crate::stack::parse_signature,
+    )
+}
+
+/// Reads the `hints` column of a labelled CSV (see
+/// [`crate::stack::hints::format_hints`]), one entry per row. `None` when the file has no
+/// such column.
+///
+/// # Errors
+/// [`Error::Csv`] when the file cannot be read or an entry is malformed.
+pub fn read_hints(path: &Path) -> Result<Option<Vec<[f32; crate::stack::hints::N_LINE_HINTS]>>> {
+    read_column(
+        path,
+        "hints",
+        "page hint values (numbers separated by spaces)",
+        crate::stack::hints::parse_hints,
     )
 }
 

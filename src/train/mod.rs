@@ -50,7 +50,8 @@ mod stacked;
 mod trees;
 
 pub use dataset::{
-    Dataset, read_aligned, read_labelled_csv, read_labelled_csv_from, read_paths, read_signatures,
+    Dataset, read_aligned, read_hints, read_labelled_csv, read_labelled_csv_from, read_paths,
+    read_signatures,
 };
 pub use finetune::{FineTuneParams, fine_tune};
 pub use metrics::LineMetrics;

@@ -109,6 +109,10 @@ pub struct StackRecipe {
     pub page: bool,
     /// Page-level inputs: also pool the scores over repeated lines (the CSV's `sig` column).
     pub repeats: bool,
+    /// Page-level inputs: also read the page hints ([`crate::stack::hints`], the CSV's
+    /// `hints` column).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hints: bool,
     /// The line's own features it reads: `few` or `base`.
     pub features: String,
     /// The second-stage classifier: `logistic`, `mlp` or `trees`.
@@ -170,6 +174,7 @@ impl Default for StackRecipe {
             lookahead: p.lookahead,
             page: p.page,
             repeats: p.repeats,
+            hints: p.hints,
             features: "few".into(),
             learner: p.model,
             hidden: p.hidden,
@@ -301,6 +306,7 @@ impl Recipe {
             page: s.page,
             min_block_lines: s.page_min_lines,
             repeats: s.repeats,
+            hints: s.hints,
             ensemble: s.ensemble,
             distill: s.distill,
             threshold_rows: s.threshold_rows,

@@ -42,6 +42,9 @@ pub struct StackParams {
     /// With `page`: whether the second stage also reads the inputs of the lines'
     /// signatures ([`Stage2::repeats`]); needs [`StageInputs::sigs`].
     pub repeats: bool,
+    /// With `page`: whether the second stage also reads the page hints
+    /// ([`Stage2::hints`]); needs [`StageInputs::hints`].
+    pub hints: bool,
     /// Second stages trained from different seeds on the same rows whose logits are
     /// averaged (an MLP with one hidden layer: they ship as one MLP with their hidden
     /// units side by side). 1: a single second stage.
@@ -72,6 +75,7 @@ impl Default for StackParams {
             page: false,
             min_block_lines: stack::page::MIN_BLOCK_LINES,
             repeats: false,
+            hints: false,
             ensemble: 1,
             distill: false,
             threshold_rows: ThresholdRows::Validation,
@@ -95,6 +99,9 @@ impl StackParams {
             "ensemble": self.ensemble,
             "distill": self.distill,
         });
+        if self.hints {
+            json["hints"] = serde_json::json!(true);
+        }
         self.threshold_rows.record_in(&mut json);
         if let Some(objective) = self.threshold_objective {
             json["threshold_objective"] = serde_json::json!(objective);
@@ -183,6 +190,9 @@ pub struct StageInputs {
     /// Each row's signature (the CSV's `sig` column), when known; page-level
     /// stages with [`Stage2::repeats`] need them.
     pub sigs: Option<Vec<stack::page::Signature>>,
+    /// Each row's page hint values ([`stack::hints::Tracker::line`], the CSV's `hints`
+    /// column), when known; stages with [`Stage2::hints`] need them.
+    pub hints: Option<Vec<[f32; stack::hints::N_LINE_HINTS]>>,
 }
 
 impl StageInputs {
@@ -220,6 +230,7 @@ impl StageInputs {
             landmark,
             paths: None,
             sigs: None,
+            hints: None,
         })
     }
 
@@ -241,6 +252,18 @@ impl StageInputs {
         Ok(self)
     }
 
+    /// Adds the rows' page hint values (as read by [`crate::train::read_hints`]).
+    ///
+    /// # Errors
+    /// [`Error::FeatureMismatch`] when there are not values for every row.
+    pub fn with_hints(
+        mut self,
+        hints: Vec<[f32; stack::hints::N_LINE_HINTS]>,
+    ) -> Result<StageInputs> {
+        self.hints = Some(self.one_per_row(hints, "hint values")?);
+        Ok(self)
+    }
+
     /// `values`, when there is one per row.
     fn one_per_row<T>(&self, values: Vec<T>, what: &str) -> Result<Vec<T>> {
         if values.len() == self.weight.len() {
@@ -254,10 +277,10 @@ impl StageInputs {
         }
     }
 
-    fn input_names(&self, k: usize, page: bool, repeats: bool) -> Vec<String> {
+    fn input_names(&self, k: usize, page: bool, repeats: bool, hints: bool) -> Vec<String> {
         let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
         if page {
-            stack::page_input_names(k, repeats, &names)
+            stack::page_input_names(k, repeats, hints, &names)
         } else {
             stack::input_names(k, &names)
         }
@@ -268,11 +291,13 @@ impl StageInputs {
 ///
 /// With `page`, the rows of a page-level stage ([`stack::page_input_names`]), each page cut
 /// into blocks as the extractor cuts it ([`stack::page::Blocks`]); with `repeats` too, of a
-/// stage that also reads the lines' signatures ([`Stage2::repeats`]). `repeats` without
-/// `page` changes nothing.
+/// stage that also reads the lines' signatures ([`Stage2::repeats`]), and with `hints` too
+/// the page hints ([`Stage2::hints`]): `(repeats, hints)`. Both without `page` change
+/// nothing.
 ///
 /// # Panics
-/// With `page`, when `inputs` has no paths; with `repeats` too, when it has no signatures.
+/// With `page`, when `inputs` has no paths; with `repeats` too, when it has no signatures;
+/// with `hints` too, when it has no hint values.
 pub fn stage2_rows(
     data: &Dataset,
     inputs: &StageInputs,
@@ -280,9 +305,10 @@ pub fn stage2_rows(
     scores: &[f32],
     lookahead: usize,
     page: bool,
-    repeats: bool,
+    (repeats, hints): (bool, bool),
 ) -> Array2<f32> {
-    let n2 = inputs.input_names(lookahead, page, repeats).len();
+    let hints = page && hints;
+    let n2 = inputs.input_names(lookahead, page, repeats, hints).len();
     let mut out = Array2::zeros((rows.len(), n2));
     let mut buf = Vec::with_capacity(inputs.names.len());
     if page {
@@ -306,9 +332,17 @@ pub fn stage2_rows(
                     .expect("a second stage with signature inputs needs the lines' signatures");
                 r.iter().map(|&x| sigs[x]).collect()
             });
+            let line_hints: Option<Vec<f32>> = hints.then(|| {
+                let h = inputs
+                    .hints
+                    .as_ref()
+                    .expect("a second stage with page hints needs the lines' hint values");
+                r.iter().flat_map(|&x| h[x]).collect()
+            });
             let shape = stack::BlockRows {
                 lookahead,
                 repeats,
+                hints,
                 base_len: inputs.base.ncols(),
             };
             stack::block_rows(
@@ -317,6 +351,7 @@ pub fn stage2_rows(
                 &weights,
                 &p,
                 sigs.as_deref(),
+                line_hints.as_deref(),
                 &mut |j, tail| {
                     for (t, &v) in tail.iter_mut().zip(inputs.base.row(r[j])) {
                         *t = v;
@@ -396,6 +431,14 @@ pub fn train_stacked(
     }
     let page = stack_params.page;
     let repeats = page && stack_params.repeats;
+    let hints = page && stack_params.hints;
+    if hints && inputs.hints.is_none() {
+        return Err(Error::Training(
+            "a second stage with page hints needs each line's hint values: the labelled CSV \
+             has no \"hints\" column; write it again with this build's mainline label"
+                .into(),
+        ));
+    }
     if repeats && inputs.sigs.is_none() {
         return Err(Error::Training(
             "a second stage with signature inputs needs each line's signature: the labelled \
@@ -481,9 +524,9 @@ pub fn train_stacked(
     ));
 
     // The second stage, on the out-of-fold scores, split by group the same way.
-    let x2 = stage2_rows(data, inputs, rows, &oof, k, page, repeats);
+    let x2 = stage2_rows(data, inputs, rows, &oof, k, page, (repeats, hints));
     let d2 = Dataset {
-        features: inputs.input_names(k, page, repeats),
+        features: inputs.input_names(k, page, repeats, hints),
         x: x2,
         y: rows.iter().map(|&r| data.y[r]).collect(),
         groups,
@@ -518,6 +561,7 @@ pub fn train_stacked(
             0
         },
         repeats,
+        hints,
         features: m2.features,
         threshold: m2.threshold,
         scaler: m2.scaler,
@@ -608,7 +652,7 @@ pub fn score_stacked(
         &scores,
         s2.lookahead,
         s2.page,
-        s2.repeats,
+        (s2.repeats, s2.hints),
     );
     let mut row = Vec::with_capacity(x2.ncols());
     let mut decided: Vec<(f32, f32)> = (0..rows.len())
