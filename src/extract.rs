@@ -635,7 +635,7 @@ impl Extractor {
                 }
                 out.push_str(&d.line.text);
             }
-            self.splitter.recycle(d.line);
+            self.recycle(d.line);
         }
         Ok(out)
     }
@@ -681,6 +681,12 @@ impl Extractor {
     /// The next decided line, in document order.
     pub fn next_decision(&mut self) -> Option<Decision> {
         self.out.pop_front()
+    }
+
+    /// Gives back a decided line that is no longer needed, for a later line's buffers
+    /// ([`Splitter::recycle`]).
+    pub(crate) fn recycle(&mut self, line: Line) {
+        self.splitter.recycle(line);
     }
 
     /// The underlying splitter (for byte counts and the detected encoding).

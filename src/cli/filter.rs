@@ -28,7 +28,7 @@ use crate::features;
 use crate::markdown::Renderer;
 use crate::methods::Method;
 
-use super::{Failure, display_name, inputs_or_stdin, read_input, stream_file};
+use super::{Failure, display_name, inputs_or_stdin, read_input};
 use walk::Found;
 
 /// Write the main content of HTML pages as text, one output line per kept line.
@@ -564,10 +564,11 @@ enum Engine {
 struct Extractors(std::sync::Mutex<Vec<Extractor>>);
 
 impl Extractors {
-    /// Runs `f` with an extractor for `scorer`, which `f` leaves reset.
-    fn with<T>(&self, scorer: &Arc<dyn Scorer>, f: impl FnOnce(&mut Extractor) -> T) -> T {
+    /// Runs `f` with an extractor kept, or else the one `make` makes (every extractor of
+    /// a run is made alike), which `f` leaves reset.
+    fn with<T>(&self, make: impl FnOnce() -> Extractor, f: impl FnOnce(&mut Extractor) -> T) -> T {
         let kept = self.0.lock().ok().and_then(|mut v| v.pop());
-        let mut ex = kept.unwrap_or_else(|| Extractor::new(Arc::clone(scorer)));
+        let mut ex = kept.unwrap_or_else(make);
         let t = f(&mut ex);
         if let Ok(mut v) = self.0.lock() {
             v.push(ex);
@@ -729,7 +730,12 @@ impl Engine {
                 render,
                 ..
             } => json_one(path, &render.options(scorer, Format::Json), out),
-            Engine::Lines { scorer, format, .. } => filter_one(path, scorer, *format, out),
+            Engine::Lines {
+                scorer,
+                format,
+                extractors,
+                ..
+            } => filter_one(path, scorer, extractors, *format, out),
             Engine::Dom { method, dot } => {
                 let (html, bytes) = read_decoded(path).map_err(Failure::Input)?;
                 let mut text = method
@@ -785,7 +791,10 @@ impl Engine {
             Engine::Lines {
                 scorer, extractors, ..
             } => extractors
-                .with(scorer, |ex| crate::warc::kept_text(ex, html))
+                .with(
+                    || Extractor::new(Arc::clone(scorer)),
+                    |ex| crate::warc::kept_text(ex, html),
+                )
                 .map(|text| (text, jsonl::Extra::new()))
                 .map_err(|e| e.to_string()),
             Engine::Dom { .. } => self.text(&crate::warc::decode(html).0),
@@ -1006,12 +1015,36 @@ fn read_decoded(path: &Path) -> Result<(String, u64)> {
 fn filter_one(
     path: &Path,
     scorer: &Arc<dyn Scorer>,
+    extractors: &Extractors,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<u64, Failure> {
     let doc = display_name(path);
-    let mut sink = |d: Decision| write_decision(out, &doc, &d, format);
-    stream_file(path, scorer, format == Format::Jsonl, &mut sink)
+    let features = format == Format::Jsonl;
+    let make = || Extractor::new(Arc::clone(scorer)).with_features(features);
+    // NOTE: as stream_file, with an extractor kept from page to page, which takes the
+    // written lines back for later ones.
+    extractors.with(make, |ex| {
+        let mut drain = |ex: &mut Extractor| {
+            while let Some(d) = ex.next_decision() {
+                write_decision(out, &doc, &d, format).map_err(Failure::Output)?;
+                ex.recycle(d.line);
+            }
+            Ok(())
+        };
+        let mut run = || {
+            let total = read_input(path, |piece| {
+                ex.write(piece).map_err(|e| Failure::Input(e.into()))?;
+                drain(ex)
+            })?;
+            ex.end().map_err(|e| Failure::Input(e.into()))?;
+            drain(ex)?;
+            Ok(total)
+        };
+        let total = run();
+        ex.reset();
+        total
+    })
 }
 
 /// The kept lines of one input as Markdown into `out`, written as they are decided;
