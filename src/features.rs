@@ -104,7 +104,10 @@ pub const BASE: [(&str, &str); N_BASE] = [
         "hint_header",
         "an ancestor's class/id says header/masthead/logo/brand",
     ),
-    ("ln_words", "ln(1 + whitespace-separated words)"),
+    (
+        "ln_words",
+        "ln(1 + words: whitespace-separated, each Chinese or Japanese character, Thai, … one)",
+    ),
     ("chars_per_word", "characters per word"),
     ("punct_ratio", "share of characters that are punctuation"),
     ("digit_ratio", "share of characters that are digits"),
@@ -458,6 +461,28 @@ fn unicode_class(ch: char) -> u8 {
     c
 }
 
+/// Whether `ch` is written without spaces between words (Chinese and Japanese characters,
+/// Thai, Lao, Khmer, Myanmar): each counts as a word of its own, so that a paragraph of
+/// them has words of a few characters as spaced text does, not one word of hundreds.
+/// Korean puts spaces between words and is counted as other text.
+#[inline]
+fn unspaced(ch: char) -> bool {
+    matches!(ch as u32,
+        0x0E00..=0x0EFF     // Thai, Lao
+        | 0x1000..=0x109F   // Myanmar
+        | 0x1780..=0x17FF   // Khmer
+        | 0x2E80..=0x2FDF   // CJK radicals, Kangxi radicals
+        | 0x3005..=0x3007   // ideographic iteration mark, closing mark, number zero
+        | 0x3040..=0x30FF   // Hiragana, Katakana
+        | 0x31F0..=0x31FF   // Katakana phonetic extensions
+        | 0x3400..=0x4DBF   // CJK extension A
+        | 0x4E00..=0x9FFF   // CJK unified ideographs
+        | 0xF900..=0xFAFF   // CJK compatibility ideographs
+        | 0xFF66..=0xFF9F   // half-width Katakana
+        | 0x20000..=0x3FFFF // CJK extensions B and later
+    )
+}
+
 /// Whether a copyright phrase starts at the start of `rest` (which starts with a byte of
 /// class [`class::COPY`]).
 // NOTE: `o` and `i` are frequent; the second letter rules most of them out before the
@@ -498,12 +523,12 @@ fn text_stats(text: &str) -> TextStats {
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
-        let (c, len) = if b < 0x80 {
-            (ASCII_CLASS[b as usize], 1)
+        let (c, len, alone) = if b < 0x80 {
+            (ASCII_CLASS[b as usize], 1, false)
         } else {
             let ch = text[i..].chars().next().expect("i is on a char boundary");
             copyright |= ch == '©';
-            (unicode_class(ch), ch.len_utf8())
+            (unicode_class(ch), ch.len_utf8(), unspaced(ch))
         };
         if c & class::SPACE != 0 {
             sentence_ends += prev_end as u32;
@@ -512,8 +537,8 @@ fn text_stats(text: &str) -> TextStats {
             i += len;
             continue;
         }
-        words += !in_word as u64;
-        in_word = true;
+        words += (!in_word || alone) as u64;
+        in_word = !alone;
         chars += 1;
         prev_end = c & class::END != 0;
         if c & class::CJK_END != 0 {
@@ -635,10 +660,10 @@ mod tests {
                 prev_end = false;
                 continue;
             }
-            if !in_word {
+            if !in_word || unspaced(ch) {
                 words += 1;
-                in_word = true;
             }
+            in_word = !unspaced(ch);
             chars += 1;
             prev_end = matches!(ch, '.' | '!' | '?');
             if matches!(ch, '。' | '！' | '？') {
@@ -682,10 +707,22 @@ mod tests {
         }
     }
 
+    #[test]
+    fn each_chinese_or_japanese_character_is_a_word() {
+        // 20 characters, and the two marks after them count as words of their own.
+        let zh = text_stats("在法国里昂留学的卢宇表示，他还是个中学生时。");
+        assert_eq!(zh.words, 22);
+        let mixed = text_stats("Tokyo 東京 と Osaka");
+        assert_eq!(mixed.words, 5);
+        // Korean puts spaces between its words.
+        assert_eq!(text_stats("한국어 문장입니다").words, 2);
+        assert!(text_stats("在法国里昂留学的卢宇表示").chars_per_word < 1.5);
+    }
+
     proptest::proptest! {
         #[test]
         fn text_statistics_match_their_definition(
-            text in "([a-zA-Z0-9 .!?|/>,;:\u{a0}\u{2003}\n\t©•·»›«‹。！？éÉßΣ٣½漢]|opyright|OPYRIGHT|ights reserved|ights Reserved|IGHTS RESERVED|Copyright){0,40}"
+            text in "([a-zA-Z0-9 .!?|/>,;:\u{a0}\u{2003}\n\t©•·»›«‹。！？éÉßΣ٣½漢かก한]|opyright|OPYRIGHT|ights reserved|ights Reserved|IGHTS RESERVED|Copyright){0,40}"
         ) {
             proptest::prop_assert_eq!(text_stats(&text), text_stats_by_definition(&text));
         }
