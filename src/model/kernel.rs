@@ -297,16 +297,18 @@ impl Kernel {
         self.score_in(row, cur, next)
     }
 
-    /// [`Kernel::score`] with buffers on the stack when they fit.
+    /// [`Kernel::score`] with buffers of the calling thread.
+    // NOTE: the second stage scores every line this way; two zeroed arrays of STACK_WIDTH
+    // on the stack were 2 KiB of stores per line. Every value of the buffers is written
+    // before it is read (as with `score`'s reused scratch), so they need no zeroing.
     pub(crate) fn score_alone(&self, row: &[f32]) -> f32 {
-        use super::mlp::STACK_WIDTH;
-        if self.widest <= STACK_WIDTH {
-            let mut a = [0.0_f32; STACK_WIDTH];
-            let mut b = [0.0_f32; STACK_WIDTH];
-            self.score_in(row, &mut a, &mut b)
-        } else {
-            self.score(row, &mut Vec::new())
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
         }
+        SCRATCH.with(|s| match s.try_borrow_mut() {
+            Ok(mut s) => self.score(row, &mut s),
+            Err(_) => self.score(row, &mut Vec::new()),
+        })
     }
 
     fn score_in(&self, row: &[f32], cur: &mut [f32], next: &mut [f32]) -> f32 {
