@@ -214,15 +214,10 @@ impl State {
         let at =
             self.cur.text.len() + usize::from(self.cur.pending_space && !self.cur.text.is_empty());
         let get = |key: &str| -> Option<Cow<'b, str>> {
-            attrs
-                .iter()
-                .find(|a| {
-                    bytes(a.name, a.name + a.name_len as u64).eq_ignore_ascii_case(key.as_bytes())
-                })
-                .map(|a| match attr_value(a, bytes, encoding) {
-                    Cow::Borrowed(v) => htmlize::unescape(v),
-                    Cow::Owned(v) => Cow::Owned(htmlize::unescape(v).into_owned()),
-                })
+            find_attr(attrs, key, bytes, encoding).map(|v| match v {
+                Cow::Borrowed(v) => htmlize::unescape(v),
+                Cow::Owned(v) => Cow::Owned(htmlize::unescape(v).into_owned()),
+            })
         };
         if let Some(sh) = self.shape.as_deref_mut() {
             sh.start_tag(name, &get, depth, at, tag.content);
@@ -249,14 +244,7 @@ impl State {
         lower[..n].copy_from_slice(&name[..n]);
         lower[..n].make_ascii_lowercase();
         let name = String::from_utf8_lossy(&lower[..n]);
-        let get = |key: &str| -> Option<Cow<'b, str>> {
-            attrs
-                .iter()
-                .find(|a| {
-                    bytes(a.name, a.name + a.name_len as u64).eq_ignore_ascii_case(key.as_bytes())
-                })
-                .map(|a| attr_value(a, bytes, encoding))
-        };
+        let get = |key: &str| find_attr(attrs, key, bytes, encoding);
         m.start_tag(&name, &get, tag.end, depth, tag.content);
     }
 
@@ -271,14 +259,7 @@ impl State {
         bytes: &dyn Fn(u64, u64) -> &'b [u8],
         encoding: &'static Encoding,
     ) {
-        let get = |name: &str| -> Option<Cow<'b, str>> {
-            attrs
-                .iter()
-                .find(|a| {
-                    bytes(a.name, a.name + a.name_len as u64).eq_ignore_ascii_case(name.as_bytes())
-                })
-                .map(|a| attr_value(a, bytes, encoding))
-        };
+        let get = |name: &str| find_attr(attrs, name, bytes, encoding);
         let ascii = |label: &[u8]| {
             Encoding::for_label_no_replacement(label).filter(|e| e.is_ascii_compatible())
         };
@@ -530,6 +511,19 @@ fn tag_name<'a>(raw: &[u8], encoding: &'static Encoding, buf: &'a mut [u8; 32]) 
         }
     }
     Cow::Owned(encoding.decode(raw).0.to_ascii_lowercase())
+}
+
+/// The value of the first attribute named `key` (ASCII, any case), as [`attr_value`] gives it.
+fn find_attr<'b>(
+    attrs: &[AttrSpan],
+    key: &str,
+    bytes: &dyn Fn(u64, u64) -> &'b [u8],
+    encoding: &'static Encoding,
+) -> Option<Cow<'b, str>> {
+    attrs
+        .iter()
+        .find(|a| bytes(a.name, a.name + a.name_len as u64).eq_ignore_ascii_case(key.as_bytes()))
+        .map(|a| attr_value(a, bytes, encoding))
 }
 
 /// An attribute's value as `lol_html` gives it: decoded, character references left as they
