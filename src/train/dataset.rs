@@ -350,8 +350,8 @@ pub fn read_signatures(path: &Path) -> Result<Option<Vec<crate::stack::page::Sig
     )
 }
 
-/// Reads the `hints` column of a labelled CSV (see
-/// [`crate::stack::hints::format_hints`]), one entry per row. `None` when the file has no
+/// Reads the `hints` column of a labelled CSV (the page hint values of each line, as
+/// `mainline label` writes them), one entry per row. `None` when the file has no
 /// such column.
 ///
 /// # Errors

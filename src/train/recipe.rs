@@ -109,8 +109,8 @@ pub struct StackRecipe {
     pub page: bool,
     /// Page-level inputs: also pool the scores over repeated lines (the CSV's `sig` column).
     pub repeats: bool,
-    /// Page-level inputs: also read the page hints ([`crate::stack::hints`], the CSV's
-    /// `hints` column).
+    /// Page-level inputs: also read the page hints (what the head says the page is and
+    /// where each line stands against its title; the CSV's `hints` column).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub hints: bool,
     /// The line's own features it reads: `few` or `base`.

@@ -190,8 +190,8 @@ pub struct StageInputs {
     /// Each row's signature (the CSV's `sig` column), when known; page-level
     /// stages with [`Stage2::repeats`] need them.
     pub sigs: Option<Vec<stack::page::Signature>>,
-    /// Each row's page hint values ([`stack::hints::Tracker::line`], the CSV's `hints`
-    /// column), when known; stages with [`Stage2::hints`] need them.
+    /// Each row's page hint values (the CSV's `hints` column), when known; stages with
+    /// [`Stage2::hints`] need them.
     pub hints: Option<Vec<[f32; stack::hints::N_LINE_HINTS]>>,
 }
 
