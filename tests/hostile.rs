@@ -955,6 +955,16 @@ fn check_fuzz_input(data: &[u8]) {
     assert_eq!(split_in(page, chunk).unwrap(), whole, "chunk size {chunk}");
 }
 
+/// Found by `split_filter`: a numeric character reference of 90 digits (HTML takes every
+/// digit) was decoded early when a piece ended more than 48 bytes after its `&`, leaving
+/// the digits after the cut as text.
+#[test]
+fn fuzz_a_long_numeric_reference_decodes_the_same_in_any_chunking() {
+    check_fuzz_input(include_bytes!(
+        "regressions/split_filter-long-numeric-reference.bin"
+    ));
+}
+
 /// Found by `split_filter`: in a page declared UTF-8, invalid bytes decode to U+FFFD (three
 /// bytes of text for one of input), so lines split inside a text node (here `<plaintext>`
 /// in a `<pre>`) were placed beyond the bytes read so far, and clamping them to what had

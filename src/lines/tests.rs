@@ -209,6 +209,29 @@ fn chunking_never_changes_lines() {
     }
 }
 
+/// A numeric character reference takes all its digits, however many (HTML's rule), and
+/// decodes the same whatever the chunking: a piece may end anywhere in a long run of
+/// digits, leading zeros included.
+#[test]
+fn long_numeric_references_decode_the_same_in_any_chunking() {
+    let zeros = "0".repeat(60);
+    let ones = "1".repeat(90);
+    let html = declared(&format!(
+        "<p>a &#{ones}; b &#{zeros}65; c &#x{zeros}41 d &#X{ones}; e &#{zeros}; f &#{zeros}</p>"
+    ));
+    let (whole, t1) = split_chunked(html.as_bytes(), usize::MAX);
+    let texts: Vec<&str> = whole.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        ["a \u{fffd} b A c A d \u{fffd} e \u{fffd} f \u{fffd}"]
+    );
+    for chunk in 1..=97 {
+        let (lines, t2) = split_chunked(html.as_bytes(), chunk);
+        assert_eq!(lines, whole, "chunk {chunk}");
+        assert_eq!(t1, t2);
+    }
+}
+
 /// A long text node comes out a capped line at a time while it streams, also after an
 /// ampersand: only a possible character reference near the end of what has arrived is held
 /// back, not all the text after the last `&`.

@@ -85,6 +85,9 @@ impl State {
             return;
         }
         self.carry.push_str(raw);
+        if !last {
+            shorten_numeric_reference(&mut self.carry);
+        }
         // NOTE: a reference cannot be decoded until it is complete. Hold back the text
         // from the last '&' when it is close enough to the end to be an unfinished
         // reference (the longest named reference is 33 bytes).
@@ -229,4 +232,49 @@ fn decode(decoder: &mut Decoder, mut src: &[u8], last: bool, out: &mut String) {
         }
         out.reserve(src.len().saturating_mul(3).saturating_add(16));
     }
+}
+
+/// Rewrites a numeric character reference left unfinished at the end of `carry` (`&#` or
+/// `&#x` and digits, no terminator yet) to a short one of the same value, so that it stays
+/// within the bytes held back for an unfinished reference however many digits it has
+/// (HTML takes them all): leading zeros go (one digit stays) and a value past the last code
+/// point (which decodes to U+FFFD) becomes that code point plus one.
+fn shorten_numeric_reference(carry: &mut String) {
+    const LONG: usize = 16;
+    let Some(amp) = carry.rfind('&') else {
+        return;
+    };
+    let rest = &carry.as_bytes()[amp + 1..];
+    if rest.len() <= LONG {
+        return;
+    }
+    let (prefix, hex) = match rest {
+        [b'#', b'x' | b'X', ..] => (3, true),
+        [b'#', ..] => (2, false),
+        _ => return,
+    };
+    let digits = &rest[prefix..];
+    let is_digit = |b: &u8| {
+        if hex {
+            b.is_ascii_hexdigit()
+        } else {
+            b.is_ascii_digit()
+        }
+    };
+    if !digits.iter().all(is_digit) {
+        return;
+    }
+    let significant = digits
+        .iter()
+        .position(|&b| b != b'0')
+        .unwrap_or(digits.len() - 1);
+    let kept = &digits[significant..];
+    let (max_digits, past_last) = if hex { (6, "110000") } else { (7, "1114112") };
+    let short = if kept.len() > max_digits {
+        past_last.to_string()
+    } else {
+        String::from_utf8_lossy(kept).into_owned()
+    };
+    carry.truncate(amp + 1 + prefix);
+    carry.push_str(&short);
 }
