@@ -599,7 +599,13 @@ fn normal_key(key: &str) -> String {
 /// Whether a `<meta>` key is one that [`Collector::metadata`] reads.
 fn interesting(key: &str) -> bool {
     let k = key.trim();
-    let prefix = |p: &str| k.len() >= p.len() && k[..p.len()].eq_ignore_ascii_case(p);
+    // NOTE: bytes, not `str` slices: a key may have a multi-byte character where a
+    // prefix would end.
+    let prefix = |p: &str| {
+        k.as_bytes()
+            .get(..p.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(p.as_bytes()))
+    };
     prefix("og:")
         || prefix("article:")
         || prefix("twitter:")
@@ -1065,6 +1071,22 @@ fn remove_dot_segments(path: &str) -> String {
 mod tests {
     use super::*;
     use crate::lines::Splitter;
+
+    #[test]
+    fn meta_keys_with_multibyte_characters_where_a_prefix_ends_are_not_interesting() {
+        for key in [
+            "vi\u{fffd}wport",
+            "o\u{e9}:title",
+            "dc\u{fffd}",
+            "twitter\u{e9}x",
+            "\u{e9}",
+        ] {
+            assert!(!interesting(key), "{key}");
+        }
+        assert!(interesting("OG:title"));
+        let m = meta_of("<meta name=\"o\u{e9}:x\" content=a><meta property=og:title content=T>");
+        assert_eq!(m.title.as_deref(), Some("T"));
+    }
 
     fn meta_of(html: &str) -> Metadata {
         let mut s = Splitter::new().with_metadata(true);

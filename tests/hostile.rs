@@ -955,6 +955,28 @@ fn check_fuzz_input(data: &[u8]) {
     assert_eq!(split_in(page, chunk).unwrap(), whole, "chunk size {chunk}");
 }
 
+/// Found by `split_filter`: a `<meta name>` with a multi-byte character (here U+FFFD from
+/// invalid bytes) where a known prefix such as `og:` would end made the metadata collector
+/// slice inside the character; the built-in model reads the head's metadata, so plain
+/// filtering panicked.
+#[test]
+fn fuzz_a_meta_name_with_a_multibyte_character_is_read_without_panic() {
+    let data = include_bytes!("regressions/split_filter-meta-key-multibyte.bin");
+    check_fuzz_input(data);
+    let mut ex = Extractor::new(Arc::new(ModelScorer::builtin()));
+    for piece in data[2..].chunks(usize::from(u16::from_le_bytes([data[0], data[1]])) + 1) {
+        ex.write(piece).unwrap();
+        while ex.next_decision().is_some() {}
+    }
+    ex.end().unwrap();
+    while ex.next_decision().is_some() {}
+    let doc = mainline::Options::default()
+        .format(mainline::Format::Json)
+        .extract(&data[2..])
+        .unwrap();
+    assert!(doc.metadata().title.is_some());
+}
+
 /// Found by `split_filter`: a numeric character reference of 90 digits (HTML takes every
 /// digit) was decoded early when a piece ended more than 48 bytes after its `&`, leaving
 /// the digits after the cut as text.
