@@ -466,7 +466,7 @@ fn unicode_class(ch: char) -> u8 {
 /// them has words of a few characters as spaced text does, not one word of hundreds.
 /// Korean puts spaces between words and is counted as other text.
 #[inline]
-fn unspaced(ch: char) -> bool {
+pub(crate) fn unspaced(ch: char) -> bool {
     matches!(ch as u32,
         0x0E00..=0x0EFF     // Thai, Lao
         | 0x1000..=0x109F   // Myanmar

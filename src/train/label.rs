@@ -134,27 +134,18 @@ fn is_invisible(c: char) -> bool {
     matches!(c, '\u{AD}' | '\u{200B}' | '\u{2060}' | '\u{FEFF}')
 }
 
-/// Characters of scripts written without spaces between words; each becomes a token.
+/// Characters of scripts written without spaces between words; each becomes a token: those
+/// the line features count as a word each ([`crate::features::unspaced`]) and Hangul,
+/// whose syllables are aligned one by one as well.
 fn is_unspaced_script(c: char) -> bool {
-    matches!(c as u32,
-        0x0E00..=0x0EFF     // Thai, Lao
-        | 0x1000..=0x109F   // Myanmar
-        | 0x1100..=0x11FF   // Hangul Jamo
-        | 0x1780..=0x17FF   // Khmer
-        | 0x2E80..=0x2FDF   // CJK radicals, Kangxi radicals
-        | 0x3005..=0x3007   // ideographic iteration mark, closing mark, number zero
-        | 0x3040..=0x30FF   // Hiragana, Katakana
-        | 0x3130..=0x318F   // Hangul compatibility Jamo
-        | 0x31F0..=0x31FF   // Katakana phonetic extensions
-        | 0x3400..=0x4DBF   // CJK extension A
-        | 0x4E00..=0x9FFF   // CJK unified ideographs
-        | 0xA960..=0xA97F   // Hangul Jamo extended A
-        | 0xAC00..=0xD7FF   // Hangul syllables, Jamo extended B
-        | 0xF900..=0xFAFF   // CJK compatibility ideographs
-        | 0xFF66..=0xFF9F   // half-width Katakana
-        | 0xFFA0..=0xFFDC   // half-width Hangul
-        | 0x20000..=0x3FFFF // CJK extensions B and later
-    )
+    crate::features::unspaced(c)
+        || matches!(c as u32,
+            0x1100..=0x11FF     // Hangul Jamo
+            | 0x3130..=0x318F   // Hangul compatibility Jamo
+            | 0xA960..=0xA97F   // Hangul Jamo extended A
+            | 0xAC00..=0xD7FF   // Hangul syllables, Jamo extended B
+            | 0xFFA0..=0xFFDC   // half-width Hangul
+        )
 }
 
 /// Calls `emit` with every alignment token of `text`, using `buf` as scratch space.
