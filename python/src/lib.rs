@@ -62,10 +62,76 @@ fn run(
     with_features: bool,
     each: &mut dyn FnMut(Decision),
 ) -> mainline::Result<()> {
-    let mut ex = Engine::new(Arc::clone(scorer)).with_features(with_features);
-    if page.decoded {
-        ex = ex.with_encoding(encoding_rs::UTF_8);
-    }
+    with_engine(scorer, with_features, page.decoded, |ex| {
+        run_on(ex, page, each)
+    })
+}
+
+/// Most extractors a thread keeps for its next pages (one per scorer and setting).
+const KEPT_ENGINES: usize = 4;
+
+/// What a kept extractor was built for: its scorer (by address; the kept extractor holds
+/// the scorer, so the address cannot be taken by another while it is kept), whether it
+/// keeps features, whether pages are decoded `str`s.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct EngineKey {
+    scorer: usize,
+    features: bool,
+    decoded: bool,
+}
+
+thread_local! {
+    /// The extractors this thread has used, kept to serve its next pages: a page reuses
+    /// the buffers the pages before it grew ([`Engine::reset`]) instead of allocating and
+    /// filling them again. Bounded by [`KEPT_ENGINES`], the least recently used dropped.
+    static ENGINES: std::cell::RefCell<Vec<(EngineKey, Engine)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` with an extractor for `scorer` and these settings: one this thread kept,
+/// reset, or a new one. The extractor is kept again afterwards, unless `f` panicked (then
+/// it is dropped, whatever state it was left in).
+fn with_engine<T>(
+    scorer: &Arc<dyn Scorer>,
+    features: bool,
+    decoded: bool,
+    f: impl FnOnce(&mut Engine) -> T,
+) -> T {
+    let key = EngineKey {
+        scorer: Arc::as_ptr(scorer).cast::<()>() as usize,
+        features,
+        decoded,
+    };
+    let kept = ENGINES.with_borrow_mut(|kept| {
+        let i = kept.iter().position(|(k, _)| *k == key)?;
+        Some(kept.remove(i).1)
+    });
+    let mut ex = match kept {
+        Some(mut ex) => {
+            ex.reset();
+            ex
+        }
+        None => {
+            let ex = Engine::new(Arc::clone(scorer)).with_features(features);
+            if decoded {
+                ex.with_encoding(encoding_rs::UTF_8)
+            } else {
+                ex
+            }
+        }
+    };
+    let out = f(&mut ex);
+    ENGINES.with_borrow_mut(|kept| {
+        if kept.len() >= KEPT_ENGINES {
+            kept.remove(0);
+        }
+        kept.push((key, ex));
+    });
+    out
+}
+
+/// [`run`] on a given extractor, ready for a new document.
+fn run_on(ex: &mut Engine, page: Page<'_>, each: &mut dyn FnMut(Decision)) -> mainline::Result<()> {
     let mut feed = |ex: &mut Engine, bytes: &[u8]| -> mainline::Result<()> {
         ex.write(bytes)?;
         while let Some(d) = ex.next_decision() {
@@ -79,14 +145,14 @@ fn run(
         loop {
             match reader.read(&mut buf) {
                 Ok(0) => break,
-                Ok(n) => feed(&mut ex, &buf[..n])?,
+                Ok(n) => feed(ex, &buf[..n])?,
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
                 Err(e) => return Err(e.into()),
             }
         }
     } else {
         for piece in page.bytes.chunks(PIECE) {
-            feed(&mut ex, piece)?;
+            feed(ex, piece)?;
         }
     }
     ex.end()?;

@@ -148,6 +148,27 @@ def test_extract_many_is_extract_in_order(samples):
     assert ex.extract_many([]) == []
 
 
+def test_a_page_comes_out_the_same_whatever_came_before(samples):
+    # Each thread keeps its extractors for its next pages (reset, not rebuilt): another
+    # page, a page cut short by an error, or a str before it must change nothing.
+    def on_a_new_thread(page):
+        out = []
+        t = threading.Thread(target=lambda: out.append(mainline.extract(page)))
+        t.start()
+        t.join()
+        return out[0]
+
+    names = sorted(samples)
+    expected = {n: on_a_new_thread(samples[n]) for n in names}
+    broken = gzip.compress(samples["article"])[:400]
+    for n in names + names[::-1]:
+        with pytest.raises(mainline.MainlineError, match="corrupt gzip data"):
+            mainline.extract(broken)
+        assert mainline.extract(samples[n]) == expected[n], n
+        mainline.extract(samples[n].decode("utf-8", "replace"))
+        assert mainline.extract(samples[n]) == expected[n], n
+
+
 def test_extract_many_errors():
     ex = mainline.Extractor()
     pages = ["<p>fine</p>", b"%PDF-1.7 ...", "<p>also fine</p>"]
@@ -182,9 +203,10 @@ def test_extract_many_releases_the_gil(samples):
     stop.set()
     t.join()
     during = [x for x in ticks if start < x < end]
-    # With the GIL held for the whole call the heartbeat could not tick at all.
+    # With the GIL held for the whole call the heartbeat could not tick at all; how often
+    # it ticks otherwise depends on how busy the machine is, so only a few are asked for.
     assert end - start > 0.05, "the call was too short to tell"
-    assert len(during) >= 0.2 * (end - start) / 0.001
+    assert len(during) >= 5, f"{len(during)} ticks in {end - start:.3f} s"
 
 
 def test_docstring_examples():
