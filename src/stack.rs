@@ -310,6 +310,12 @@ fn window_values(
     past: &Past,
     row: &mut [f32],
 ) {
+    // NOTE: this runs for every line of every page. The widths `ws` grow, so each
+    // window's maximum and minimum are the previous window's taken further (the scores
+    // are never NaN or -0.0, so the order does not matter to them), and the sums of the
+    // windows share the line and the lines before it (a running sum, in their order);
+    // each window adds its lines after to that, nearest first, as the definition does. A
+    // test compares it with the definition, bit for bit.
     let s = own.0;
     row[0] = s;
     let (prev, next) = row[1..1 + 2 * k].split_at_mut(k);
@@ -322,15 +328,25 @@ fn window_values(
         *r = a.0;
     }
     let mut at = 1 + 2 * k;
+    let (mut head, mut max, mut min) = (s, s, s);
+    let (mut nb, mut na) = (0, 0);
     for &w in ws {
-        let (b, a) = (&before[..w.min(before.len())], &after[..w.min(after.len())]);
-        let (mut total, mut max, mut min) = (s, s, s);
-        for &(v, _) in b.iter().chain(a) {
-            total += v;
+        let (wb, wa) = (w.min(before.len()), w.min(after.len()));
+        for &(v, _) in &before[nb..wb] {
+            head += v;
             max = max.max(v);
             min = min.min(v);
         }
-        row[at] = total / (1 + b.len() + a.len()) as f32;
+        for &(v, _) in &after[na..wa] {
+            max = max.max(v);
+            min = min.min(v);
+        }
+        (nb, na) = (wb, wa);
+        let mut total = head;
+        for &(v, _) in &after[..wa] {
+            total += v;
+        }
+        row[at] = total / (1 + wb + wa) as f32;
         row[at + 1] = max;
         row[at + 2] = min;
         at += 3;
@@ -347,8 +363,13 @@ fn window_values(
     };
     row[at] = mean(before);
     row[at + 1] = mean(after);
-    let (mut wsum, mut wt) = (0.0_f32, 0.0_f32);
-    for &(v, w) in std::iter::once(&own).chain(before).chain(after) {
+    // (From 0, as the definition sums: 0.0 + x is not x when x is -0.0.)
+    let (mut wsum, mut wt) = (0.0_f32 + own.0 * own.1, 0.0_f32 + own.1);
+    for &(v, w) in before {
+        wsum += v * w;
+        wt += w;
+    }
+    for &(v, w) in after {
         wsum += v * w;
         wt += w;
     }
@@ -509,6 +530,115 @@ mod tests {
     use crate::lines::{NO_ELEMENT, PATH_LEVELS};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
+
+    /// The window inputs as first written: every window summed from the line on, then
+    /// its lines before and after, nearest first.
+    fn window_values_by_definition(
+        k: usize,
+        ws: &[usize],
+        own: (f32, f32),
+        before: &[(f32, f32)],
+        after: &[(f32, f32)],
+        past: &Past,
+        row: &mut [f32],
+    ) {
+        let s = own.0;
+        row[0] = s;
+        let (prev, next) = row[1..1 + 2 * k].split_at_mut(k);
+        prev.fill(0.0);
+        next.fill(0.0);
+        for (r, b) in prev.iter_mut().zip(before) {
+            *r = b.0;
+        }
+        for (r, a) in next.iter_mut().zip(after) {
+            *r = a.0;
+        }
+        let mut at = 1 + 2 * k;
+        for &w in ws {
+            let (b, a) = (&before[..w.min(before.len())], &after[..w.min(after.len())]);
+            let (mut total, mut max, mut min) = (s, s, s);
+            for &(v, _) in b.iter().chain(a) {
+                total += v;
+                max = max.max(v);
+                min = min.min(v);
+            }
+            row[at] = total / (1 + b.len() + a.len()) as f32;
+            row[at + 1] = max;
+            row[at + 2] = min;
+            at += 3;
+        }
+        let mean = |v: &[(f32, f32)]| {
+            if v.is_empty() {
+                return 0.0;
+            }
+            let mut total = 0.0_f32;
+            for &(x, _) in v {
+                total += x;
+            }
+            total / v.len() as f32
+        };
+        row[at] = mean(before);
+        row[at + 1] = mean(after);
+        let (mut wsum, mut wt) = (0.0_f32, 0.0_f32);
+        for &(v, w) in std::iter::once(&own).chain(before).chain(after) {
+            wsum += v * w;
+            wt += w;
+        }
+        row[at + 2] = if wt > 0.0 { wsum / wt } else { s };
+        let kf = k.max(1) as f32;
+        row[at + 3] = before.len() as f32 / kf;
+        row[at + 4] = after.len() as f32 / kf;
+        row[at + 5] = if past.lines == 0 {
+            0.5
+        } else {
+            (past.sum / past.lines as f64) as f32
+        };
+        at += 6;
+        row[at..at + DECAYS.len()].copy_from_slice(&past.decayed);
+        row[at + DECAYS.len()] = ((past.lines + 1) as f64).ln() as f32;
+    }
+
+    /// [`window_values`] gives the definition's values bit for bit, for every lookahead,
+    /// with lines missing on either side, scores of every size (0 and 1 included) and
+    /// weights of 0.
+    #[test]
+    fn window_values_are_the_definition_bit_for_bit() {
+        let mut rng = StdRng::seed_from_u64(26);
+        for k in 0..=MAX_LOOKAHEAD {
+            let ws = windows(k);
+            let n = window_len(k);
+            for _ in 0..200 {
+                let pair = |rng: &mut StdRng| {
+                    let s = match rng.gen_range(0..8) {
+                        0 => 0.0,
+                        1 => 1.0,
+                        2 => rng.gen_range(0.0..1e-6),
+                        _ => rng.gen_range(0.0..1.0),
+                    };
+                    let w = if rng.gen_bool(0.2) {
+                        0.0
+                    } else {
+                        rng.gen_range(0.0..9.0)
+                    };
+                    (s, w)
+                };
+                let own = pair(&mut rng);
+                let nb = rng.gen_range(0..=k);
+                let before: Vec<_> = (0..nb).map(|_| pair(&mut rng)).collect();
+                let na = rng.gen_range(0..=k);
+                let after: Vec<_> = (0..na).map(|_| pair(&mut rng)).collect();
+                let mut past = Past::new();
+                for _ in 0..rng.gen_range(0..5) {
+                    past.add(rng.gen_range(0.0..1.0));
+                }
+                let (mut got, mut want) = (vec![f32::NAN; n], vec![f32::NAN; n]);
+                window_values(k, &ws, own, &before, &after, &past, &mut got);
+                window_values_by_definition(k, &ws, own, &before, &after, &past, &mut want);
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&got), bits(&want), "lookahead {k}");
+            }
+        }
+    }
 
     /// The window part of a block's rows is what a [`Window`] run over the block gives,
     /// bit for bit, for every lookahead and for blocks shorter and longer than it.
