@@ -419,9 +419,12 @@ pub struct Extractor {
     context: usize,
     keep_features: bool,
     /// Lines read but not yet decided (at most `context + 1`).
-    pending: VecDeque<(Line, LineFeatures)>,
-    /// Features of the last decided lines, most recent last (at most `context`).
-    history: VecDeque<LineFeatures>,
+    pending: VecDeque<Line>,
+    /// The features of the last `decided` lines decided (at most `context`), oldest first,
+    /// then those of the `pending` lines: the features are written once per line and not
+    /// moved while its neighbours need them.
+    features: VecDeque<LineFeatures>,
+    decided: usize,
     /// Two-stage scorers: lines scored by the first stage and waiting for the lines after
     /// them (at most the lookahead + 1), with their feature rows when kept.
     window: Option<Window<Held>>,
@@ -495,7 +498,8 @@ impl Extractor {
             context,
             keep_features: false,
             pending: VecDeque::with_capacity(context + 2),
-            history: VecDeque::with_capacity(context + 1),
+            features: VecDeque::with_capacity(2 * context + 2),
+            decided: 0,
             window,
             page,
             hints: None,
@@ -535,7 +539,8 @@ impl Extractor {
             context: _,
             keep_features: _,
             pending,
-            history,
+            features,
+            decided,
             window,
             page,
             hints,
@@ -550,7 +555,8 @@ impl Extractor {
         fresh.reuse(splitter);
         *splitter = fresh;
         pending.clear();
-        history.clear();
+        features.clear();
+        *decided = 0;
         if let Some(w) = window {
             *w = Window::new(scorer.lookahead().min(stack::MAX_LOOKAHEAD));
         }
@@ -746,8 +752,8 @@ impl Extractor {
 
     fn pump(&mut self) {
         while let Some(line) = self.splitter.next_line() {
-            let f = LineFeatures::of(&line);
-            self.pending.push_back((line, f));
+            self.features.push_back(LineFeatures::of(&line));
+            self.pending.push_back(line);
             if self.pending.len() > self.context {
                 self.decide_front();
             }
@@ -755,29 +761,31 @@ impl Extractor {
     }
 
     fn decide_front(&mut self) {
-        let (line, f) = self
+        let line = self
             .pending
             .pop_front()
             .expect("decide_front is called with pending lines");
         {
-            let mut before: [&LineFeatures; MAX_CONTEXT] = [&f; MAX_CONTEXT];
-            let nb = self.history.len().min(self.context);
-            for (slot, h) in before.iter_mut().zip(self.history.iter().rev()).take(nb) {
-                *slot = h;
+            let at = self.decided;
+            let all = &self.features;
+            let f = &all[at];
+            let mut before: [&LineFeatures; MAX_CONTEXT] = [f; MAX_CONTEXT];
+            let nb = at.min(self.context);
+            for (d, slot) in before.iter_mut().take(nb).enumerate() {
+                *slot = &all[at - 1 - d];
             }
-            let mut after: [&LineFeatures; MAX_CONTEXT] = [&f; MAX_CONTEXT];
+            let mut after: [&LineFeatures; MAX_CONTEXT] = [f; MAX_CONTEXT];
             let na = self.pending.len().min(self.context);
-            for (slot, (_, p)) in after.iter_mut().zip(self.pending.iter()).take(na) {
-                *slot = p;
+            for (d, slot) in after.iter_mut().take(na).enumerate() {
+                *slot = &all[at + 1 + d];
             }
-            features::row(&f, &before[..nb], &after[..na], &mut self.row);
+            features::row(f, &before[..nb], &after[..na], &mut self.row);
         }
         let (score, keep) = self.scorer.decide(&self.row, &mut self.scratch);
-        if self.context > 0 {
-            if self.history.len() == self.context {
-                self.history.pop_front();
-            }
-            self.history.push_back(f);
+        self.decided += 1;
+        if self.decided > self.context {
+            self.features.pop_front();
+            self.decided -= 1;
         }
         let features = self.keep_features.then(|| self.row.clone());
         let hints = if self.wants_hints() {
