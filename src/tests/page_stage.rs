@@ -296,6 +296,8 @@ fn the_streaming_extractor_decides_like_training_does() {
         ("news-related.html", 0, true, true),
         ("entities.html", 8, false, true),
         ("long page", 0, true, true),
+        ("news-cards.html", 0, true, true),
+        ("news-more.html", 0, true, true),
     ] {
         let html = if name == "long page" {
             long_page()
