@@ -9,8 +9,9 @@ use crate::{Error, Result};
 
 /// Columns that identify or label a line and are never features.
 /// `path` lists the line's enclosing elements (see [`crate::lines::Line::path`]).
-pub const NON_FEATURE_COLUMNS: [&str; 9] = [
-    "doc", "group", "line", "label", "aligned", "path", "sig", "hints", "text",
+/// `variant` names the page variant a row comes from (`mainline label --augment`).
+pub const NON_FEATURE_COLUMNS: [&str; 10] = [
+    "doc", "group", "line", "label", "aligned", "path", "sig", "hints", "text", "variant",
 ];
 
 /// Labelled lines in memory: a feature matrix, one label per row, and the page and group
@@ -379,6 +380,24 @@ pub fn read_aligned(path: &Path) -> Result<Option<Vec<bool>>> {
         "0" => Some(false),
         _ => None,
     })
+}
+
+/// Reads the `variant` column of a labelled CSV (`mainline label --augment`), one entry per
+/// row: `None` for a row of a page as written (`original`, or empty), otherwise the
+/// [`Variant`](super::Variant) it was rewritten as. `None` when the file has no such column.
+///
+/// # Errors
+/// [`Error::Csv`] when the file cannot be read or a value names no variant.
+pub fn read_variants(path: &Path) -> Result<Option<Vec<Option<super::Variant>>>> {
+    read_column(
+        path,
+        "variant",
+        "a page variant (original or plain)",
+        |raw| match raw {
+            "" | "original" => Some(None),
+            v => v.parse().ok().map(Some),
+        },
+    )
 }
 
 /// Reads one column of a labelled CSV through `parse`; `None` without the column.

@@ -38,24 +38,28 @@
 #[cfg(feature = "cli")]
 pub(crate) mod label;
 
+mod augment;
 mod dataset;
 mod finetune;
 mod logistic;
 mod metrics;
 mod mlp;
 mod params;
+mod plain;
 mod recipe;
 mod split;
 mod stacked;
 mod trees;
 
+pub use augment::{Augment, Variant, original_doc, variant_doc};
 pub use dataset::{
     Dataset, read_aligned, read_hints, read_labelled_csv, read_labelled_csv_from, read_paths,
-    read_signatures,
+    read_signatures, read_variants,
 };
 pub use finetune::{FineTuneParams, fine_tune};
 pub use metrics::LineMetrics;
 pub use params::{ModelType, ThresholdObjective, ThresholdRows, TrainParams};
+pub use plain::{SEMANTIC_ELEMENTS, plain};
 pub use recipe::{Recipe, StackRecipe};
 pub(crate) use split::{group_kfold, group_split};
 pub use stacked::{StackParams, StageInputs, train_stacked};

@@ -77,6 +77,13 @@ pub struct Recipe {
     pub site_lines: Option<usize>,
     /// Leave the pages whose gold text aligned poorly with their lines out of training.
     pub skip_poorly_aligned: bool,
+    /// Page variants whose rows (in a CSV of `mainline label --augment`) train beside the
+    /// pages as written; the rows of any other variant are left out of training.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub augment: Vec<super::Variant>,
+    /// Share of the pages whose `augment` variants train (chosen by page id), in (0, 1].
+    #[serde(skip_serializing_if = "is_one")]
+    pub augment_share: f64,
     /// Share of the sites held out for validation.
     pub val_fraction: f64,
     /// Seed for the split, the initial weights and the batch order.
@@ -154,6 +161,8 @@ impl Default for Recipe {
             balance_classes: p.balance_classes,
             site_lines: p.site_lines,
             skip_poorly_aligned: false,
+            augment: Vec::new(),
+            augment_share: 1.0,
             val_fraction: p.val_fraction,
             seed: p.seed,
             max_iterations: p.max_iterations,
@@ -244,6 +253,12 @@ impl Recipe {
                 self.context
             ));
         }
+        if !(self.augment_share > 0.0 && self.augment_share <= 1.0) {
+            return bad(format!(
+                "augment_share must be above 0 and at most 1, got {}",
+                self.augment_share
+            ));
+        }
         if let Some(s) = &self.stack {
             if s.lookahead > crate::stack::MAX_LOOKAHEAD {
                 return bad(format!(
@@ -293,6 +308,14 @@ impl Recipe {
             .context(self.context)
     }
 
+    /// Which variant rows train ([`Augment`](super::Augment)).
+    pub fn augment(&self) -> super::Augment {
+        super::Augment {
+            variants: self.augment.clone(),
+            share: self.augment_share,
+        }
+    }
+
     /// The second stage's parameters, when the recipe has one.
     pub fn stack_params(&self) -> Option<StackParams> {
         let s = self.stack.as_ref()?;
@@ -318,6 +341,10 @@ impl Recipe {
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or_default()
     }
+}
+
+fn is_one(v: &f64) -> bool {
+    *v == 1.0
 }
 
 /// The first-stage features a second stage copies: `few` ([`crate::stack::BASE_INPUTS`]) or

@@ -1,0 +1,172 @@
+//! Training-time augmentation: page variants labelled beside the pages as written.
+//!
+//! `mainline label --augment plain` writes each page's rows twice: as written (`variant`
+//! column `original`) and rewritten by [`plain`](super::plain) (`plain`; its page id gets
+//! `@plain` appended, [`variant_doc`]), both under the page's site, so that
+//! cross-validation keeps a site's pages and their variants on the same side. A recipe
+//! trains on a variant's rows only when it names the variant in `augment` ([`Augment`]);
+//! `mainline eval --cv` scores the held-out pages of each variant apart.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Error, Result};
+
+/// A rewriting of a page, labelled beside it for training.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Variant {
+    /// [`plain`](super::plain): no HTML5 sectioning elements, no class, id, role, microdata,
+    /// `aria-*` or `data-*` attributes, no Open Graph, Twitter or JSON-LD metadata.
+    Plain,
+}
+
+impl Variant {
+    /// Every variant.
+    pub const ALL: [Variant; 1] = [Variant::Plain];
+
+    /// The variant's name, as the CSV's `variant` column and recipes write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Plain => "plain",
+        }
+    }
+
+    /// The page `html` (bytes as read) rewritten as this variant.
+    ///
+    /// # Errors
+    /// As [`plain`](super::plain).
+    pub fn apply(self, html: &[u8]) -> Result<Vec<u8>> {
+        match self {
+            Variant::Plain => super::plain(html),
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Variant {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self> {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == s)
+            .ok_or_else(|| {
+                Error::Other(format!(
+                    "unknown page variant {s:?}: the variants are {}",
+                    Variant::ALL.map(Variant::name).join(", ")
+                ))
+            })
+    }
+}
+
+/// The page id of a page's variant: the page's id, `@`, the variant's name.
+///
+/// ```
+/// use mainline::train::{Variant, variant_doc};
+/// assert_eq!(variant_doc("0042", Variant::Plain), "0042@plain");
+/// ```
+pub fn variant_doc(id: &str, variant: Variant) -> String {
+    format!("{id}@{}", variant.name())
+}
+
+/// The page id a variant's page id was made from ([`variant_doc`] undone), or `None` when
+/// `doc` does not end in `@` and the variant's name.
+pub fn original_doc(doc: &str, variant: Variant) -> Option<&str> {
+    doc.strip_suffix(variant.name())?.strip_suffix('@')
+}
+
+/// Which variant rows a recipe trains on (the recipe fields `augment` and `augment_share`).
+///
+/// ```
+/// use mainline::train::{Augment, Variant};
+///
+/// let none = Augment::default();
+/// assert!(none.trains(None, "0001"));
+/// assert!(!none.trains(Some(Variant::Plain), "0001@plain"));
+/// let all = Augment { variants: vec![Variant::Plain], share: 1.0 };
+/// assert!(all.trains(Some(Variant::Plain), "0001@plain"));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Augment {
+    /// The variants whose rows train beside the pages as written.
+    pub variants: Vec<Variant>,
+    /// Share of the pages (chosen by their id, the same for every seed) whose variant rows
+    /// train, in (0, 1].
+    pub share: f64,
+}
+
+impl Default for Augment {
+    /// No variant trains.
+    fn default() -> Self {
+        Augment {
+            variants: Vec::new(),
+            share: 1.0,
+        }
+    }
+}
+
+impl Augment {
+    /// Whether a row of the page `doc`, of `variant` (`None`: the page as written), trains.
+    pub fn trains(&self, variant: Option<Variant>, doc: &str) -> bool {
+        let Some(v) = variant else { return true };
+        if !self.variants.contains(&v) {
+            return false;
+        }
+        if self.share >= 1.0 {
+            return true;
+        }
+        // FNV-1a of the page's own id: a variant trains for the same pages whatever the
+        // seed, and the same pages for every variant.
+        let id = original_doc(doc, v).unwrap_or(doc);
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in id.bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        // The finaliser of splitmix64: FNV alone leaves the high bits of short, similar ids
+        // ("0001", "0002", ...) too alike to split them by share.
+        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        h ^= h >> 31;
+        ((h >> 11) as f64 / (1u64 << 53) as f64) < self.share
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_unknown_ones_are_refused() {
+        for v in Variant::ALL {
+            assert_eq!(v.name().parse::<Variant>().unwrap(), v);
+            let doc = variant_doc("page-1", v);
+            assert_eq!(original_doc(&doc, v), Some("page-1"));
+        }
+        assert!("modern".parse::<Variant>().is_err());
+        assert_eq!(original_doc("0001", Variant::Plain), None);
+        assert_eq!(original_doc("0001plain", Variant::Plain), None);
+    }
+
+    #[test]
+    fn a_share_trains_about_that_share_of_the_pages() {
+        let half = Augment {
+            variants: vec![Variant::Plain],
+            share: 0.5,
+        };
+        let n = (0..2000)
+            .filter(|i| half.trains(Some(Variant::Plain), &format!("{i:04}@plain")))
+            .count();
+        assert!((900..1100).contains(&n), "{n} of 2000");
+        // Originals always train.
+        assert!(half.trains(None, "0001"));
+    }
+}
