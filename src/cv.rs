@@ -18,7 +18,7 @@ use ndarray::Axis;
 
 use crate::eval::{self, Confusion, WordScores};
 use crate::features::{self, FeatureSet};
-use crate::train::{self, Dataset, ModelType, TrainParams};
+use crate::train::{self, Augment, Dataset, ModelType, TrainParams, Variant};
 use crate::{Error, Result};
 
 /// How a method is made: the fixed threshold, or a classifier on a feature set with a
@@ -213,6 +213,9 @@ pub struct CvData {
     /// Whether each line's page aligned well with its gold text, when the CSV has an
     /// `aligned` column.
     pub aligned: Option<Vec<bool>>,
+    /// The variant each line's page was rewritten as (`None`: the page as written), when
+    /// the CSV has a `variant` column (`mainline label --augment`).
+    pub variants: Option<Vec<Option<Variant>>>,
 }
 
 /// One page of [`CvData`].
@@ -228,6 +231,8 @@ pub struct CvPage {
     pub page_type: Option<String>,
     /// Gold main text.
     pub gold: String,
+    /// The variant the page was rewritten as (`None`: the page as written).
+    pub variant: Option<Variant>,
 }
 
 impl CvData {
@@ -239,7 +244,8 @@ impl CvData {
     ///
     /// # Errors
     /// As [`train::read_labelled_csv`]; [`Error::Corpus`] when the CSV names a page the
-    /// corpus does not have, or a page's lines are not contiguous.
+    /// corpus does not have, or a page's lines are not contiguous; [`Error::Csv`] when a
+    /// variant's page id is not its page's id followed by `@` and the variant's name.
     pub fn load(csv: &Path, corpus: Option<&crate::corpus::Corpus>) -> Result<CvData> {
         let data = train::read_labelled_csv(csv, None)?;
         let texts = read_texts(csv)?;
@@ -249,6 +255,7 @@ impl CvData {
                 message: format!("read {} texts for {} rows", texts.len(), data.len()),
             });
         }
+        let variants = train::read_variants(csv)?;
         let by_id: HashMap<&str, &crate::corpus::Page> = corpus
             .map(|c| c.pages.iter().map(|p| (p.id.as_str(), p)).collect())
             .unwrap_or_default();
@@ -258,7 +265,17 @@ impl CvData {
         for i in 1..=data.len() {
             if i == data.len() || data.docs[i] != data.docs[start] {
                 let doc = data.docs[start].clone();
-                let page = by_id.get(doc.as_str());
+                let variant = variants.as_ref().and_then(|v| v[start]);
+                let id = match variant {
+                    None => doc.as_str(),
+                    Some(v) => train::original_doc(&doc, v).ok_or_else(|| Error::Csv {
+                        path: csv.to_path_buf(),
+                        message: format!(
+                            "page {doc:?} is of variant {v}, but its id does not end in \"@{v}\""
+                        ),
+                    })?,
+                };
+                let page = by_id.get(id);
                 if corpus.is_some() && page.is_none() {
                     return Err(Error::Corpus {
                         path: csv.to_path_buf(),
@@ -277,19 +294,32 @@ impl CvData {
                     rows: start..i,
                     page_type: page.and_then(|p| p.page_type.clone()),
                     gold: page.map(|p| p.gold.clone()).unwrap_or_default(),
+                    variant,
                 });
                 start = i;
             }
         }
-        for p in corpus.map(|c| c.pages.as_slice()).unwrap_or_default() {
-            if !seen.contains_key(&p.id) {
-                pages.push(CvPage {
-                    doc: p.id.clone(),
-                    group: p.group.clone(),
-                    rows: 0..0,
-                    page_type: p.page_type.clone(),
-                    gold: p.gold.clone(),
-                });
+        // Every variant the CSV has, for every page of the corpus: a page without lines
+        // (as written or rewritten) scores as an empty prediction.
+        let mut in_csv: Vec<Option<Variant>> = vec![None];
+        for p in &pages {
+            if !in_csv.contains(&p.variant) {
+                in_csv.push(p.variant);
+            }
+        }
+        for &variant in &in_csv {
+            for p in corpus.map(|c| c.pages.as_slice()).unwrap_or_default() {
+                let doc = variant.map_or_else(|| p.id.clone(), |v| train::variant_doc(&p.id, v));
+                if !seen.contains_key(&doc) {
+                    pages.push(CvPage {
+                        doc,
+                        group: p.group.clone(),
+                        rows: 0..0,
+                        page_type: p.page_type.clone(),
+                        gold: p.gold.clone(),
+                        variant,
+                    });
+                }
             }
         }
         let paths = train::read_paths(csv)?;
@@ -304,6 +334,7 @@ impl CvData {
             sigs,
             hints,
             aligned,
+            variants,
         })
     }
 }
@@ -342,6 +373,9 @@ pub struct PageResult {
     pub page_type: Option<String>,
     /// The fold the page was held out in.
     pub fold: usize,
+    /// The variant the page was rewritten as (`None`: the page as written).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant: Option<Variant>,
     /// Word precision, recall and F1 against the gold text.
     pub scores: WordScores,
     /// Labelled lines of the page.
@@ -357,8 +391,10 @@ pub struct RecipeResult {
     pub recipe: String,
     /// Per page, in corpus order.
     pub pages: Vec<PageResult>,
-    /// Line decisions against the labels, over all held-out lines.
+    /// Line decisions against the labels, over all held-out lines of the pages as written.
     pub lines: Confusion,
+    /// The same over the lines of each page variant the CSV has, by variant.
+    pub variant_lines: Vec<(Variant, Confusion)>,
     /// Each line's held-out decision (keep or not), in the rows' order.
     #[serde(skip)]
     pub keep: Vec<bool>,
@@ -384,6 +420,8 @@ pub struct CvOptions {
     /// Whether the pages that aligned poorly with their gold text ([`CvData::aligned`])
     /// are left out of training; they are still scored.
     pub skip_poorly_aligned: bool,
+    /// Which rows of page variants ([`CvData::variants`]) train; all are scored.
+    pub augment: Augment,
 }
 
 /// Cross-validates `recipes` on `cv`, calling `progress` with a message after each training.
@@ -396,8 +434,26 @@ pub fn cross_validate(
     options: &CvOptions,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<RecipeResult>> {
-    let page_groups: Vec<String> = cv.pages.iter().map(|p| p.group.clone()).collect();
-    let page_fold = train::group_kfold(&page_groups, options.folds, options.seed);
+    // Folds are assigned on the pages as written (so a CSV with variants splits its sites
+    // as one without them); a variant's page goes with its site.
+    let originals: Vec<usize> = (0..cv.pages.len())
+        .filter(|&p| cv.pages[p].variant.is_none())
+        .collect();
+    let page_groups: Vec<String> = originals
+        .iter()
+        .map(|&p| cv.pages[p].group.clone())
+        .collect();
+    let original_fold = train::group_kfold(&page_groups, options.folds, options.seed);
+    let group_fold: HashMap<&str, usize> = page_groups
+        .iter()
+        .zip(&original_fold)
+        .map(|(g, &f)| (g.as_str(), f))
+        .collect();
+    let page_fold: Vec<usize> = cv
+        .pages
+        .iter()
+        .map(|p| group_fold.get(p.group.as_str()).copied().unwrap_or(0))
+        .collect();
     let mut row_fold = vec![0usize; cv.data.len()];
     for (p, page) in cv.pages.iter().enumerate() {
         for r in page.rows.clone() {
@@ -411,8 +467,13 @@ pub fn cross_validate(
                 .into(),
         ));
     }
-    let trainable =
-        |r: usize| !options.skip_poorly_aligned || cv.aligned.as_ref().is_none_or(|a| a[r]);
+    let row_variant = |r: usize| cv.variants.as_ref().and_then(|v| v[r]);
+    let trainable = |r: usize| {
+        (!options.skip_poorly_aligned || cv.aligned.as_ref().is_none_or(|a| a[r]))
+            && options
+                .augment
+                .trains(row_variant(r), cv.data.docs[r].as_str())
+    };
     let mut results = Vec::new();
     for recipe in recipes {
         let columns = recipe.columns();
@@ -534,9 +595,23 @@ pub fn cross_validate(
             }
         }
         let mut lines = Confusion::default();
+        let mut variant_lines: Vec<(Variant, Confusion)> = Vec::new();
         for (r, &k) in keep.iter().enumerate() {
-            lines.add(k, cv.data.y[r]);
+            match row_variant(r) {
+                None => lines.add(k, cv.data.y[r]),
+                Some(v) => {
+                    let at = match variant_lines.iter().position(|(w, _)| *w == v) {
+                        Some(at) => at,
+                        None => {
+                            variant_lines.push((v, Confusion::default()));
+                            variant_lines.len() - 1
+                        }
+                    };
+                    variant_lines[at].1.add(k, cv.data.y[r]);
+                }
+            }
         }
+        variant_lines.sort_by_key(|(v, _)| *v);
         let pages = cv
             .pages
             .iter()
@@ -553,6 +628,7 @@ pub fn cross_validate(
                     group: page.group.clone(),
                     page_type: page.page_type.clone(),
                     fold,
+                    variant: page.variant,
                     scores: eval::word_scores(&text.join("\n"), &page.gold),
                     lines: page.rows.len(),
                     line_errors: page
@@ -567,6 +643,7 @@ pub fn cross_validate(
             recipe: recipe.to_string(),
             pages,
             lines,
+            variant_lines,
             keep,
             scores,
         });

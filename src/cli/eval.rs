@@ -107,6 +107,15 @@ pub struct Args {
     #[arg(long, default_value_t = 1000)]
     bootstrap: usize,
 
+    /// Page level (--corpus without --cv): also score every method on the pages rewritten
+    /// as VARIANT (repeatable), reported as "METHOD [VARIANT]". `plain`: as an older site
+    /// would have written them (no HTML5 sectioning elements, no class, id, role,
+    /// microdata, aria-* or data-* attributes, no Open Graph, Twitter or JSON-LD metadata;
+    /// see `mainline label --augment`). In cross-validation each variant the CSV has is
+    /// scored this way without it.
+    #[arg(long, value_name = "VARIANT", value_parser = parse_variant)]
+    augment: Vec<train::Variant>,
+
     /// Also write the results as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
@@ -137,6 +146,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         super::check_writable(path)?;
     }
     let cv_mode = args.seed_table || !args.recipes.is_empty() || !args.recipe_files.is_empty();
+    if !args.augment.is_empty() && (cv_mode || args.corpus.is_none()) {
+        bail!(
+            "--augment rewrites the pages of --corpus for page-level scores; in \
+             cross-validation the variants come from the CSV (mainline label --augment), and \
+             the recipe's augment field says which of them train"
+        );
+    }
     if args.per_line.is_some() && !cv_mode {
         bail!("--per-line writes cross-validation decisions: give --cv R (and --data)");
     }
@@ -165,11 +181,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
         if let Some(path) = &args.per_line {
             write_per_line(path, &data, &results)?;
         }
+        // The pages as written under the recipe's name; each variant's pages (a CSV of
+        // `mainline label --augment`) as one more method, "RECIPE [VARIANT]".
         let line_results: Vec<MethodLines> = results
             .iter()
-            .map(|r| MethodLines {
-                method: r.recipe.clone(),
-                lines: r.lines,
+            .flat_map(|r| {
+                std::iter::once(MethodLines {
+                    method: r.recipe.clone(),
+                    lines: r.lines,
+                })
+                .chain(r.variant_lines.iter().map(|(v, lines)| MethodLines {
+                    method: variant_method(&r.recipe, *v),
+                    lines: *lines,
+                }))
             })
             .collect();
         outln!(
@@ -188,22 +212,29 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
         if corpus.is_some() {
             for r in results {
-                all_pages.push(MethodPages {
-                    method: r.recipe,
-                    pages: r
-                        .pages
-                        .into_iter()
-                        .map(|p| PageScore {
-                            doc: p.doc,
-                            group: p.group,
-                            page_type: p.page_type,
-                            scores: p.scores,
-                            lines: Some((p.lines, p.line_errors)),
-                        })
-                        .collect(),
-                    seconds: None,
-                    bytes: 0,
-                });
+                let variants: Vec<Option<train::Variant>> = std::iter::once(None)
+                    .chain(r.variant_lines.iter().map(|(v, _)| Some(*v)))
+                    .collect();
+                for v in variants {
+                    all_pages.push(MethodPages {
+                        method: v
+                            .map_or_else(|| r.recipe.clone(), |v| variant_method(&r.recipe, v)),
+                        pages: r
+                            .pages
+                            .iter()
+                            .filter(|p| p.variant == v)
+                            .map(|p| PageScore {
+                                doc: p.doc.clone(),
+                                group: p.group.clone(),
+                                page_type: p.page_type.clone(),
+                                scores: p.scores,
+                                lines: Some((p.lines, p.line_errors)),
+                            })
+                            .collect(),
+                        seconds: None,
+                        bytes: 0,
+                    });
+                }
             }
             outln!();
             outln!(
@@ -232,6 +263,23 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let methods = PageMethod::from_names(&args.methods, &models, args.threshold)?;
             let htmls = read_pages(&corpus)?;
             all_pages = eval::page_level(&corpus, &htmls, &methods, &mut |m| eprintln!("{m}"));
+            for &v in &args.augment {
+                let rewritten: Vec<Vec<u8>> = htmls
+                    .iter()
+                    .zip(&corpus.pages)
+                    .map(|(html, page)| {
+                        v.apply(html)
+                            .with_context(|| format!("{}: rewriting as {v}", page.html.display()))
+                    })
+                    .collect::<Result<_>>()?;
+                let pages = eval::page_level(&corpus, &rewritten, &methods, &mut |m| {
+                    eprintln!("{m} [{v}]")
+                });
+                all_pages.extend(pages.into_iter().map(|mut m| {
+                    m.method = variant_method(&m.method, v);
+                    m
+                }));
+            }
             if args.lines.is_some() {
                 outln!();
             }
@@ -254,6 +302,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn parse_variant(s: &str) -> Result<train::Variant, String> {
+    s.parse().map_err(|e: crate::Error| e.to_string())
+}
+
+/// The name a method's scores on pages rewritten as `variant` are reported under.
+fn variant_method(method: &str, variant: train::Variant) -> String {
+    format!("{method} [{variant}]")
 }
 
 /// The recipes to cross-validate (those of --cv, then the recipe file's) and the options
@@ -308,6 +365,7 @@ fn cv_recipes(args: &Args) -> Result<(Vec<Recipe>, CvOptions)> {
         params: r.train_params().seed(r.seed),
         stack: r.stack_params().unwrap_or_default(),
         skip_poorly_aligned: r.skip_poorly_aligned,
+        augment: r.augment(),
     };
     Ok((recipes, options))
 }

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 
 use crate::corpus::{Corpus, Page};
 use crate::extract::{Decision, Observe, Scorer};
+use crate::train::Variant;
 use crate::train::label::{self, Alignment};
 
 use super::{Failure, stream_file};
@@ -24,10 +25,19 @@ use super::{Failure, stream_file};
 /// The CSV has the columns of `mainline lines` with `label` filled in and `group` set to the
 /// page's site, so that training and cross-validation can keep sites apart. A summary goes
 /// to standard error, listing pages whose gold text could not be aligned well.
+///
+/// With --augment VARIANT each page is labelled twice: as written, and rewritten as the
+/// variant (its own lines, aligned with the same gold text). The CSV then has a `variant`
+/// column (`original`, or the variant's name); a variant's rows follow its page's, with the
+/// page id followed by `@` and the variant's name and the same site, so that
+/// cross-validation keeps both on the same side. Recipes train on a variant's rows only
+/// when their `augment` field names it; `mainline eval --cv` scores each variant's held-out
+/// pages apart.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
     mainline label --corpus wcxb-dev -o training/wcxb-dev.csv\n  \
-    mainline label --html page.html --gold page.txt\n\n\
+    mainline label --html page.html --gold page.txt\n  \
+    mainline label --corpus wcxb-dev --augment plain -o wcxb-dev-plain.csv\n\n\
     wcxb-dev: pages of the development split of WCXB, the Web Content eXtraction Benchmark\n\
     (Murrough Foley; CC-BY-4.0), in its layout: html/NNNN.html.gz and ground-truth/NNNN.json.")]
 pub struct Args {
@@ -44,16 +54,29 @@ pub struct Args {
     #[arg(long, value_name = "FILE", requires = "html")]
     gold: Option<PathBuf>,
 
+    /// Also label each page rewritten as VARIANT (repeatable). `plain`: as an older site
+    /// would have written it: HTML5 sectioning elements (article, main, nav, header,
+    /// footer, aside, section, figure, ...) become div; class, id, role, microdata, aria-*
+    /// and data-* attributes, Open Graph and Twitter <meta> and JSON-LD are dropped; the
+    /// text is untouched.
+    #[arg(long, value_name = "VARIANT", value_parser = parse_variant)]
+    augment: Vec<Variant>,
+
     /// Write the CSV to FILE instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
 }
 
-/// The labelled lines of one page.
+/// The labelled lines of one page, and of each of its variants.
 struct Labelled {
     page: Page,
     decisions: Vec<Decision>,
     alignment: Alignment,
+    variants: Vec<(Variant, Vec<Decision>, Alignment)>,
+}
+
+fn parse_variant(s: &str) -> Result<Variant, String> {
+    s.parse().map_err(|e: crate::Error| e.to_string())
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -91,17 +114,34 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let out = super::Output::to(args.output.as_deref())?;
     let name = out.name();
     let mut csv = csv::Writer::from_writer(out);
-    csv.write_record(super::csv_header())
+    let mut augment = args.augment.clone();
+    augment.sort();
+    augment.dedup();
+    // The `variant` column, after `aligned`, only when there are variants: without them
+    // the CSV is what it always was.
+    let mut header = super::csv_header();
+    let variant_at = header
+        .iter()
+        .position(|h| h == "aligned")
+        .map_or(0, |i| i + 1);
+    if !augment.is_empty() {
+        header.insert(variant_at, "variant".to_string());
+    }
+    csv.write_record(&header)
         .with_context(|| format!("writing the CSV to {name}"))?;
 
     let scorer: Arc<dyn Scorer> = Arc::new(Observe);
     let (mut pages, mut lines, mut content, mut failed) = (0usize, 0usize, 0usize, 0usize);
     let mut poor: Vec<(String, f64)> = Vec::new();
+    let (mut variant_lines, mut variant_poor) = (0usize, 0usize);
     // Pages are labelled in parallel, a batch at a time, and written in corpus order.
     for batch in corpus.pages.chunks(64) {
         let results: Vec<Result<Labelled, (String, anyhow::Error)>> = batch
             .par_iter()
-            .map(|page| label_page(page, &scorer).map_err(|e| (page.html.display().to_string(), e)))
+            .map(|page| {
+                label_page(page, &scorer, &augment)
+                    .map_err(|e| (page.html.display().to_string(), e))
+            })
             .collect();
         for result in results {
             match result {
@@ -113,15 +153,41 @@ pub fn run(args: Args) -> Result<ExitCode> {
                         poor.push((l.page.id.clone(), l.alignment.gold_coverage()));
                     }
                     let aligned = Some(!l.alignment.is_poor());
-                    for (d, &y) in l.decisions.iter().zip(&l.alignment.labels) {
-                        super::write_csv_row(
-                            &mut csv,
-                            &l.page.id,
-                            &l.page.group,
-                            (Some(y), aligned),
-                            d,
-                        )
-                        .with_context(|| format!("writing the CSV to {name}"))?;
+                    if augment.is_empty() {
+                        for (d, &y) in l.decisions.iter().zip(&l.alignment.labels) {
+                            super::write_csv_row(
+                                &mut csv,
+                                &l.page.id,
+                                &l.page.group,
+                                (Some(y), aligned),
+                                d,
+                            )
+                            .with_context(|| format!("writing the CSV to {name}"))?;
+                        }
+                    } else {
+                        let original = (None, &l.decisions, &l.alignment);
+                        let variants = l.variants.iter().map(|(v, d, a)| (Some(*v), d, a));
+                        for (v, decisions, alignment) in std::iter::once(original).chain(variants) {
+                            let doc = match v {
+                                Some(v) => crate::train::variant_doc(&l.page.id, v),
+                                None => l.page.id.clone(),
+                            };
+                            let variant = v.map_or("original", Variant::name);
+                            if v.is_some() {
+                                variant_lines += decisions.len();
+                                if alignment.is_poor() {
+                                    variant_poor += 1;
+                                }
+                            }
+                            let aligned = Some(!alignment.is_poor());
+                            for (d, &y) in decisions.iter().zip(&alignment.labels) {
+                                let mut fields =
+                                    super::csv_fields(&doc, &l.page.group, (Some(y), aligned), d);
+                                fields.insert(variant_at, variant.to_string());
+                                csv.write_record(&fields)
+                                    .with_context(|| format!("writing the CSV to {name}"))?;
+                            }
+                        }
                     }
                 }
                 Err((name, e)) => {
@@ -141,6 +207,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
         poor.len(),
         100.0 * label::POOR_ALIGNMENT_COVERAGE,
     );
+    if !augment.is_empty() {
+        eprintln!(
+            "and their variants ({}): {variant_lines} lines; {variant_poor} poorly aligned",
+            augment
+                .iter()
+                .map(|v| v.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     if !poor.is_empty() {
         let list: Vec<String> = poor
             .iter()
@@ -155,15 +231,54 @@ pub fn run(args: Args) -> Result<ExitCode> {
     })
 }
 
-fn label_page(page: &Page, scorer: &Arc<dyn Scorer>) -> Result<Labelled> {
+fn label_page(page: &Page, scorer: &Arc<dyn Scorer>, augment: &[Variant]) -> Result<Labelled> {
     let decisions = page_decisions(&page.html, scorer)?;
-    let texts: Vec<&str> = decisions.iter().map(|d| d.line.text.as_str()).collect();
-    let alignment = label::align(&texts, &page.gold);
+    let align = |decisions: &[Decision]| {
+        let texts: Vec<&str> = decisions.iter().map(|d| d.line.text.as_str()).collect();
+        label::align(&texts, &page.gold)
+    };
+    let alignment = align(&decisions);
+    let mut variants = Vec::with_capacity(augment.len());
+    if !augment.is_empty() {
+        let mut html = Vec::new();
+        super::read_input(&page.html, |piece| {
+            html.extend_from_slice(piece);
+            Ok(())
+        })
+        .map_err(|e| match e {
+            Failure::Input(e) => e,
+            Failure::Output(e) => e.into(),
+        })?;
+        for &v in augment {
+            let rewritten = v.apply(&html)?;
+            let decisions = bytes_decisions(&rewritten, scorer)?;
+            let alignment = align(&decisions);
+            variants.push((v, decisions, alignment));
+        }
+    }
     Ok(Labelled {
         page: page.clone(),
         decisions,
         alignment,
+        variants,
     })
+}
+
+/// All decisions (with features) for a page held in memory.
+fn bytes_decisions(html: &[u8], scorer: &Arc<dyn Scorer>) -> Result<Vec<Decision>> {
+    let mut ex = crate::extract::Extractor::new(Arc::clone(scorer)).with_features(true);
+    let mut decisions = Vec::new();
+    for piece in html.chunks(super::CHUNK) {
+        ex.write(piece)?;
+        while let Some(d) = ex.next_decision() {
+            decisions.push(d);
+        }
+    }
+    ex.end()?;
+    while let Some(d) = ex.next_decision() {
+        decisions.push(d);
+    }
+    Ok(decisions)
 }
 
 /// All decisions (with features) for one page.

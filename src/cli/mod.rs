@@ -274,7 +274,7 @@ pub(crate) fn is_broken_pipe(err: &anyhow::Error) -> bool {
 }
 
 /// Size of the pieces read from an input.
-const CHUNK: usize = 64 * 1024;
+pub(crate) const CHUNK: usize = 64 * 1024;
 
 /// Why one input could not be processed.
 #[derive(Debug)]

@@ -238,6 +238,31 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         None
     };
+    // The rows of page variants (`mainline label --augment`) train only as the recipe's
+    // `augment` says.
+    let variants = train::read_variants(&args.data)?;
+    let augment = recipe.augment();
+    if !augment.variants.is_empty() && variants.is_none() {
+        anyhow::bail!(
+            "{} has no \"variant\" column, which the recipe's augment needs; write it with \
+             mainline label --augment {}",
+            args.data.display(),
+            augment.variants[0]
+        );
+    }
+    let aligned = match &variants {
+        Some(variants) => {
+            let rows: Vec<usize> = aligned.unwrap_or_else(|| (0..data.len()).collect());
+            let keep: Vec<usize> = rows
+                .into_iter()
+                .filter(|&r| augment.trains(variants[r], &data.docs[r]))
+                .collect();
+            let of_variants = keep.iter().filter(|&&r| variants[r].is_some()).count();
+            eprintln!("training on {of_variants} lines of page variants");
+            Some(keep)
+        }
+        None => aligned,
+    };
     let (all, data) = match &aligned {
         Some(keep) => (all.map(|a| a.select(keep)), data.select(keep)),
         None => (all, data),
