@@ -123,25 +123,15 @@ impl State {
         while i < bytes.len() {
             let b = bytes[i];
             // Fast path: a run of printable ASCII that is not whitespace.
-            if b > b' ' && b < 0x7f {
-                let mut j = i + 1;
-                while j < bytes.len() && bytes[j] > b' ' && bytes[j] < 0x7f {
-                    j += 1;
-                }
+            if is_printable(b) {
+                let j = printable_end(bytes, i + 1);
                 // NOTE: words separated by single spaces go in at once: a single space
                 // between two words becomes a single space in the line whether collapsed
                 // or (in <pre>) kept, and counts as a link byte exactly when the words do.
                 // Only while the line stays clear of MAX_LINE_BYTES (no cut, no split).
                 let mut k = j;
-                while k + 1 < bytes.len()
-                    && bytes[k] == b' '
-                    && bytes[k + 1] > b' '
-                    && bytes[k + 1] < 0x7f
-                {
-                    k += 2;
-                    while k < bytes.len() && bytes[k] > b' ' && bytes[k] < 0x7f {
-                        k += 1;
-                    }
+                while k + 1 < bytes.len() && bytes[k] == b' ' && is_printable(bytes[k + 1]) {
+                    k = printable_end(bytes, k + 2);
                 }
                 if k > j && self.cur.text.len() + 1 + (k - i) < MAX_LINE_BYTES {
                     self.pre_cr = false;
@@ -161,6 +151,22 @@ impl State {
                 if self.cur.text.len() >= MAX_LINE_BYTES {
                     self.split_in_text(src);
                 }
+                continue;
+            }
+            // Fast path: a run of ASCII white space outside `<pre>` (the indentation between
+            // tags) is at most a pending space, as each of its characters would make it
+            // below (none of them can end a line that is short of MAX_LINE_BYTES).
+            if !pre && is_ascii_space(b) && self.cur.text.len() < MAX_LINE_BYTES {
+                let mut j = i + 1;
+                while j < bytes.len() && is_ascii_space(bytes[j]) {
+                    j += 1;
+                }
+                self.pre_cr = false;
+                if !self.cur.text.is_empty() {
+                    self.cur.pending_space = true;
+                }
+                src += (j - i) as u64;
+                i = j;
                 continue;
             }
             let ch = text[i..].chars().next().expect("i is on a char boundary");
@@ -277,4 +283,75 @@ fn shorten_numeric_reference(carry: &mut String) {
     };
     carry.truncate(amp + 1 + prefix);
     carry.push_str(&short);
+}
+
+/// Whether `b` is printable ASCII other than the space (`!` to `~`).
+#[inline]
+fn is_printable(b: u8) -> bool {
+    b > b' ' && b < 0x7f
+}
+
+/// Where the run of [printable](is_printable) bytes of `bytes` from `from` on ends.
+// NOTE: words are read 8 bytes at a time: the high bit of a byte of `stop` is set when the
+// byte is not printable (its low 7 bits at most 0x20 or at least 0x7f, or its own high
+// bit set); no addition carries into the next byte.
+#[inline]
+fn printable_end(bytes: &[u8], from: usize) -> usize {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut k = from;
+    while let Some(chunk) = bytes.get(k..k + 8) {
+        let x = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        let low7 = x & !HIGH;
+        let stop = (!(low7 + 0x5f * LOW) | x | (low7 + LOW)) & HIGH;
+        if stop != 0 {
+            return k + stop.trailing_zeros() as usize / 8;
+        }
+        k += 8;
+    }
+    while k < bytes.len() && is_printable(bytes[k]) {
+        k += 1;
+    }
+    k
+}
+
+/// Whether `b` is an ASCII character that [`char::is_whitespace`] calls white space
+/// (tab, line feed, vertical tab, form feed, carriage return and space).
+#[inline]
+fn is_ascii_space(b: u8) -> bool {
+    matches!(b, b'\t'..=b'\r' | b' ')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_ascii_space, is_printable, printable_end};
+
+    #[test]
+    fn printable_runs_end_at_the_first_other_byte() {
+        let mut bytes = Vec::new();
+        for b in 0..=0xff_u8 {
+            for at in 0..19 {
+                bytes.clear();
+                bytes.extend(std::iter::repeat_n(b'a', 19));
+                bytes[at] = b;
+                let want = if is_printable(b) { 19 } else { at };
+                assert_eq!(printable_end(&bytes, 0), want, "{b:#x} at {at}");
+                for from in [1, 5, 11, 18, 19] {
+                    let want = if at < from { 19 } else { want };
+                    assert_eq!(
+                        printable_end(&bytes, from),
+                        want,
+                        "{b:#x} at {at} from {from}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ascii_space_is_what_char_calls_white_space() {
+        for b in 0..=0x7f_u8 {
+            assert_eq!(is_ascii_space(b), char::from(b).is_whitespace(), "{b:#x}");
+        }
+    }
 }
