@@ -124,6 +124,13 @@ pub trait Scorer: Send + Sync {
         let score = row.first().copied().unwrap_or(0.0);
         (score, score >= 0.5)
     }
+
+    /// [`Scorer::decide_stage2`] of each of the consecutive `width`-long rows of `rows`,
+    /// appended to `out` (a trained model scores several rows together).
+    #[doc(hidden)]
+    fn decide_stage2_rows(&self, rows: &[f32], width: usize, out: &mut Vec<(f32, bool)>) {
+        out.extend(rows.chunks_exact(width).map(|row| self.decide_stage2(row)));
+    }
 }
 
 /// The seed design's fixed rule: keep a line when its density is above the threshold.
@@ -349,6 +356,21 @@ impl Scorer for ModelScorer {
         // The same bits as `Stage2::score`, which training uses.
         let score = kernel.score_alone(row);
         (score, score >= s2.threshold)
+    }
+
+    fn decide_stage2_rows(&self, rows: &[f32], width: usize, out: &mut Vec<(f32, bool)>) {
+        let (Some(s2), Some(kernel)) = (&self.model.stack, &self.stage2) else {
+            out.extend(rows.chunks_exact(width).map(|row| self.decide_stage2(row)));
+            return;
+        };
+        if rows.is_empty() {
+            return;
+        }
+        s2.check_row(&rows[..width]);
+        // The same bits as `decide_stage2` row by row (`Kernel::score_rows`).
+        kernel.score_rows(rows, width, |score| {
+            out.push((score, score >= s2.threshold))
+        });
     }
 
     fn describe(&self) -> String {
@@ -883,10 +905,9 @@ impl Extractor {
                 &mut |i, tail| tail.copy_from_slice(&base[i * nb..(i + 1) * nb]),
                 &mut p.rows[..len],
             );
-            let scorer = &*self.scorer;
-            let rows = p.rows[..len].chunks_exact(shape.width()).skip(p.context);
-            p.decided
-                .extend(rows.take(decided).map(|row| scorer.decide_stage2(row)));
+            let width = shape.width();
+            let rows = &p.rows[p.context * width..(p.context + decided) * width];
+            self.scorer.decide_stage2_rows(rows, width, &mut p.decided);
         }
         p.floor(
             range,

@@ -74,6 +74,29 @@ impl<const G: usize> Blocks<G> {
     }
 }
 
+impl<const G: usize> Blocks<G> {
+    /// [`Blocks::forward`] for `R` rows at once: the sums of each row, in order, written
+    /// to its `out` from offset `at` on.
+    #[inline(always)]
+    fn forward_rows<const R: usize>(
+        &self,
+        inputs: &[&[f32]; R],
+        out: &mut [&mut [f32]; R],
+        at: usize,
+    ) {
+        let mut o = at;
+        for (w, bias) in self.weights.chunks_exact(inputs[0].len()).zip(&self.bias) {
+            let sums = block_rows::<G, R>(w, bias, inputs);
+            for (out, sums) in out.iter_mut().zip(&sums) {
+                for (k, g) in sums.iter().enumerate() {
+                    out[o + k * GROUP..o + (k + 1) * GROUP].copy_from_slice(&g.0);
+                }
+            }
+            o += G * GROUP;
+        }
+    }
+}
+
 /// One layer, input-major.
 #[derive(Debug, Clone, PartialEq)]
 struct Dense {
@@ -136,6 +159,68 @@ impl Dense {
         }
         activate(self.activation, out);
     }
+
+    /// [`Dense::forward`] for [`ROWS`] rows at once, with the same values bit for bit.
+    #[inline(always)]
+    fn forward_rows(&self, inputs: [&[f32]; ROWS], out: &mut [&mut [f32]; ROWS]) {
+        let inputs = inputs.map(|x| &x[..self.inputs]);
+        // Wide blocks two rows at a time (4 × 2 sums of 8), the others all rows at once.
+        let [a, b, c, d] = out;
+        self.wide
+            .forward_rows::<2>(&[inputs[0], inputs[1]], &mut [&mut **a, &mut **b], 0);
+        self.wide
+            .forward_rows::<2>(&[inputs[2], inputs[3]], &mut [&mut **c, &mut **d], 0);
+        let at = self.wide.outputs();
+        self.pair.forward_rows::<ROWS>(&inputs, out, at);
+        let at = at + self.pair.outputs();
+        self.narrow.forward_rows::<ROWS>(&inputs, out, at);
+        let first_rest = at + self.narrow.outputs();
+        for (input, out) in inputs.iter().zip(out.iter_mut()) {
+            let out = &mut out[..self.outputs];
+            for ((o, w), &bias) in out[first_rest..]
+                .iter_mut()
+                .zip(self.rest.chunks_exact(self.inputs))
+                .zip(&self.rest_bias)
+            {
+                let mut s = bias;
+                for (w, x) in w.iter().zip(*input) {
+                    s += w * x;
+                }
+                *o = s;
+            }
+            activate(self.activation, out);
+        }
+    }
+}
+
+/// Rows scored together by [`Kernel::score_rows`].
+const ROWS: usize = 4;
+
+/// [`block`] for `R` rows at once: each row's sums are added in the same order, but the
+/// rows' sums do not wait on each other.
+// NOTE: one row's sum of an output adds its inputs one after the other, each addition
+// waiting for the one before (several cycles each, however wide the vectors); the sums of
+// several rows interleaved keep the vector units busy meanwhile. `G × R` sums stay in
+// registers (8 AVX vectors for the choices of `Dense::forward_rows`).
+#[inline(always)]
+fn block_rows<const G: usize, const R: usize>(
+    w: &[[Group; G]],
+    bias: &[Group; G],
+    x: &[&[f32]; R],
+) -> [[Group; G]; R] {
+    let mut acc = [*bias; R];
+    let x = x.map(|x| &x[..w.len()]);
+    for (i, wi) in w.iter().enumerate() {
+        for (acc, x) in acc.iter_mut().zip(&x) {
+            let xi = x[i];
+            for g in 0..G {
+                for k in 0..GROUP {
+                    acc[g].0[k] += wi[g].0[k] * xi;
+                }
+            }
+        }
+    }
+    acc
 }
 
 /// The sums of the outputs of one block: each starts at its bias and adds the product
@@ -182,6 +267,24 @@ impl pulp::WithSimd for Forward<'_, '_> {
     #[inline(always)]
     fn with_simd<S: pulp::Simd>(self, _: S) -> f32 {
         self.kernel.forward(self.row, self.cur, self.next)
+    }
+}
+
+/// A call of [`Kernel::forward_rows`] for `pulp::Arch::dispatch` (see [`Forward`]).
+#[cfg(feature = "simd")]
+struct ForwardRows<'k, 'a> {
+    kernel: &'k Kernel,
+    rows: [&'k [f32]; ROWS],
+    buf: &'a mut [f32],
+}
+
+#[cfg(feature = "simd")]
+impl pulp::WithSimd for ForwardRows<'_, '_> {
+    type Output = [f32; ROWS];
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _: S) -> [f32; ROWS] {
+        self.kernel.forward_rows(self.rows, self.buf)
     }
 }
 
@@ -309,6 +412,80 @@ impl Kernel {
             Ok(mut s) => self.score(row, &mut s),
             Err(_) => self.score(row, &mut Vec::new()),
         })
+    }
+
+    /// The scores of consecutive rows of `width` values (`rows.len()` a multiple of it),
+    /// given to `each` in order: each bit for bit [`Kernel::score`] of its row, several
+    /// rows computed together (see [`block_rows`]).
+    pub(crate) fn score_rows(&self, rows: &[f32], width: usize, mut each: impl FnMut(f32)) {
+        assert!(
+            width > 0 && rows.len() % width == 0,
+            "rows of {width} values"
+        );
+        let mlp = matches!(self.net, Net::Mlp(_));
+        let mut groups = rows.chunks_exact(ROWS * width);
+        if mlp {
+            thread_local! {
+                static BUF: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+            }
+            BUF.with(|buf| {
+                let mut buf = buf.borrow_mut();
+                if buf.len() < 2 * ROWS * self.widest {
+                    buf.resize(2 * ROWS * self.widest, 0.0);
+                }
+                for group in &mut groups {
+                    let rows = std::array::from_fn(|r| &group[r * width..(r + 1) * width]);
+                    #[cfg(feature = "simd")]
+                    let scores = self.isa.0.dispatch(ForwardRows {
+                        kernel: self,
+                        rows,
+                        buf: &mut buf,
+                    });
+                    #[cfg(not(feature = "simd"))]
+                    let scores = self.forward_rows(rows, &mut buf);
+                    scores.into_iter().for_each(&mut each);
+                }
+            });
+        }
+        let rest = if mlp { groups.remainder() } else { rows };
+        for row in rest.chunks_exact(width) {
+            each(self.score_alone(row));
+        }
+    }
+
+    /// [`Kernel::forward`] of a multi-layer network for [`ROWS`] rows at once; `buf` holds
+    /// at least `2 * ROWS * widest` values.
+    #[inline(always)]
+    fn forward_rows(&self, rows: [&[f32]; ROWS], buf: &mut [f32]) -> [f32; ROWS] {
+        let Net::Mlp(layers) = &self.net else {
+            unreachable!("forward_rows is called for multi-layer networks")
+        };
+        let (cur, next) = buf[..2 * ROWS * self.widest].split_at_mut(ROWS * self.widest);
+        let mut cur_rows = cur.chunks_exact_mut(self.widest);
+        let mut cur: [&mut [f32]; ROWS] =
+            std::array::from_fn(|_| cur_rows.next().expect("room for every row"));
+        let mut next_rows = next.chunks_exact_mut(self.widest);
+        let mut next: [&mut [f32]; ROWS] =
+            std::array::from_fn(|_| next_rows.next().expect("room for every row"));
+        let (mean, std) = (&self.scaler.mean, &self.scaler.std);
+        for (row, cur) in rows.iter().zip(cur.iter_mut()) {
+            for &(column, feature, len) in &self.runs {
+                let x = &row[column..column + len];
+                let (m, s) = (&mean[feature..feature + len], &std[feature..feature + len]);
+                let z = &mut cur[feature..feature + len];
+                for (z, ((x, m), s)) in z.iter_mut().zip(x.iter().zip(m).zip(s)) {
+                    *z = (x - m) / s;
+                }
+            }
+        }
+        let mut width = mean.len();
+        for layer in layers {
+            let inputs = std::array::from_fn(|r| &cur[r][..width]);
+            layer.forward_rows(inputs, &mut next);
+            std::mem::swap(&mut cur, &mut next);
+            width = layer.outputs;
+        }
+        std::array::from_fn(|r| cur[r][0])
     }
 
     fn score_in(&self, row: &[f32], cur: &mut [f32], next: &mut [f32]) -> f32 {
@@ -461,6 +638,48 @@ mod tests {
                     assert_eq!(kernel.score_alone(&row).to_bits(), want.to_bits());
                     assert_eq!(baseline.score_alone(&row).to_bits(), want.to_bits());
                     assert_eq!(model.score(&row).to_bits(), want.to_bits());
+                }
+            }
+        }
+    }
+
+    /// Rows scored together have the scores of each row scored alone, bit for bit, for
+    /// any number of rows (whole groups and the rows left over).
+    #[test]
+    fn rows_scored_together_score_as_each_alone() {
+        let mut rng = StdRng::seed_from_u64(19);
+        let shapes: &[&[usize]] = &[
+            &[3, 1],
+            &[149, 16, 1],
+            &[63, 32, 1],
+            &[7, 31, 1],
+            &[9, 7, 1],
+            &[13, 45, 9, 1],
+            &[2, 300, 1],
+        ];
+        for shape in shapes {
+            let model = random_mlp(&mut rng, shape, Activation::Tanh);
+            let kernel = Kernel::new(&model);
+            #[cfg(feature = "simd")]
+            let baseline = Kernel {
+                isa: Isa(pulp::Arch::Scalar),
+                ..kernel.clone()
+            };
+            #[cfg(not(feature = "simd"))]
+            let baseline = kernel.clone();
+            for n in [0, 1, 3, 4, 5, 8, 11] {
+                let rows: Vec<f32> = (0..n)
+                    .flat_map(|_| random_row(&mut rng, shape[0]))
+                    .collect();
+                let want: Vec<u32> = rows
+                    .chunks_exact(shape[0])
+                    .map(|r| kernel.score_alone(r).to_bits())
+                    .collect();
+                for k in [&kernel, &baseline] {
+                    let mut got = vec![0.5];
+                    k.score_rows(&rows, shape[0], |s| got.push(s));
+                    let got: Vec<u32> = got[1..].iter().map(|s| s.to_bits()).collect();
+                    assert_eq!(got, want, "{shape:?}, {n} rows");
                 }
             }
         }
