@@ -545,19 +545,37 @@ fn attr_value<'b>(
 /// Whether an inline `style` hides the element (`display: none` or `visibility: hidden`,
 /// in any case and spacing).
 pub(super) fn style_hides(style: &str) -> bool {
+    // NOTE: the value without white space, in lower case, is searched at each of its
+    // colons (each phrase has one): a style attribute of a few declarations has a few.
     let compact = style
         .bytes()
         .filter(|b| !b.is_ascii_whitespace())
         .map(|b| b.to_ascii_lowercase());
-    let mut window = [0u8; 17];
+    let mut short = [0u8; 128];
+    let mut long = Vec::new();
+    let mut n = 0;
     for b in compact {
-        window.copy_within(1.., 0);
-        window[16] = b;
-        if window.ends_with(b"display:none") || window.ends_with(b"visibility:hidden") {
-            return true;
+        if n < short.len() {
+            short[n] = b;
+        } else {
+            if long.is_empty() {
+                long.extend_from_slice(&short);
+            }
+            long.push(b);
         }
+        n += 1;
     }
-    false
+    let c = if long.is_empty() {
+        &short[..n]
+    } else {
+        &long[..]
+    };
+    let hides = |i: usize| {
+        let (before, after) = (&c[..i], &c[i + 1..]);
+        (before.ends_with(b"display") && after.starts_with(b"none"))
+            || (before.ends_with(b"visibility") && after.starts_with(b"hidden"))
+    };
+    memchr::memchr_iter(b':', c).any(hides)
 }
 
 /// The `charset` parameter of a MIME type such as `text/html; charset=windows-1252` (as

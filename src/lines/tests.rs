@@ -338,6 +338,20 @@ fn inline_styles_that_hide_are_recognised() {
     assert!(style_hides("visibility:hidden"));
     assert!(!style_hides("display: block"));
     assert!(!style_hides(""));
+    assert!(style_hides("d i s p l a y:\tn o n e"));
+    assert!(!style_hides("display:nine; visibility: visible; x:none"));
+    assert!(style_hides(&format!(
+        "{}; display:none",
+        "color:red;".repeat(40)
+    )));
+    assert!(!style_hides(&format!(
+        "{}; display:block",
+        "color:red;".repeat(40)
+    )));
+    assert!(style_hides(&format!(
+        "{}visibility:hidden",
+        " ".repeat(300)
+    )));
 }
 
 #[test]
@@ -601,4 +615,21 @@ fn pre_keeps_spaces_and_tabs_and_drops_other_controls() {
     let html = "<pre>a \tb\u{c}c\u{1}d\u{feff}e</pre><p>a \tb\u{c}c\u{1}d\u{feff}e</p>";
     let texts: Vec<String> = texts(html);
     assert_eq!(texts, ["a \tbcde", "a b cde"]);
+}
+
+proptest::proptest! {
+    /// [`style_hides`] is: the value without white space, in lower case, holds
+    /// `display:none` or `visibility:hidden`.
+    #[test]
+    fn inline_styles_hide_by_their_definition(
+        style in "([ a-zA-Z:;\t]|display|DISPLAY|Dis play|none|NoNe|visibility|hidden|:|é){0,80}"
+    ) {
+        let compact: String = style
+            .chars()
+            .filter(|c| !c.is_ascii_whitespace())
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        let want = compact.contains("display:none") || compact.contains("visibility:hidden");
+        proptest::prop_assert_eq!(style_hides(&style), want, "{:?}", style);
+    }
 }
