@@ -125,6 +125,22 @@ pub trait Scorer: Send + Sync {
         (score, score >= 0.5)
     }
 
+    /// [`Scorer::decide`] of each of the consecutive `width`-long rows of `rows`, appended
+    /// to `out` (a trained model scores several rows together).
+    #[doc(hidden)]
+    fn decide_rows(
+        &self,
+        rows: &[f32],
+        width: usize,
+        scratch: &mut Vec<f32>,
+        out: &mut Vec<(f32, bool)>,
+    ) {
+        out.extend(
+            rows.chunks_exact(width)
+                .map(|row| self.decide(row, scratch)),
+        );
+    }
+
     /// [`Scorer::decide_stage2`] of each of the consecutive `width`-long rows of `rows`,
     /// appended to `out` (a trained model scores several rows together).
     #[doc(hidden)]
@@ -309,6 +325,19 @@ impl Scorer for ModelScorer {
         (score, score >= self.model.threshold)
     }
 
+    fn decide_rows(
+        &self,
+        rows: &[f32],
+        width: usize,
+        _: &mut Vec<f32>,
+        out: &mut Vec<(f32, bool)>,
+    ) {
+        // The same bits as `decide` row by row (`Kernel::score_rows`).
+        let threshold = self.model.threshold;
+        self.kernel
+            .score_rows(rows, width, |score| out.push((score, score >= threshold)));
+    }
+
     fn two_stage(&self) -> bool {
         self.model.stack.is_some()
     }
@@ -398,6 +427,10 @@ pub struct Decision {
     /// [`Extractor::with_features`]: for the labelled CSV.
     pub(crate) hints: Option<[f32; stack::hints::N_LINE_HINTS]>,
 }
+
+/// How many first-stage rows of a page block wait to be scored together (a few times the
+/// kernel's rows at once; their buffer stays small).
+const FIRST_ROWS: usize = 64;
 
 /// A line waiting for its decision, with its feature row and page hints when kept.
 type Held = (
@@ -803,7 +836,14 @@ impl Extractor {
             }
             features::row(f, &before[..nb], &after[..na], &mut self.row);
         }
-        let (score, keep) = self.scorer.decide(&self.row, &mut self.scratch);
+        // NOTE: a page block's first-stage scores are only read when the block is decided:
+        // its rows are kept and scored together, FIRST_ROWS at a time and then (see
+        // `Kernel::score_rows`).
+        let (score, keep) = if self.page.is_some() {
+            (f32::NAN, false)
+        } else {
+            self.scorer.decide(&self.row, &mut self.scratch)
+        };
         self.decided += 1;
         if self.decided > self.context {
             self.features.pop_front();
@@ -827,9 +867,12 @@ impl Extractor {
             let weight = self.scorer.stage2_inputs(&self.row, &mut self.base);
             let link_density = self.row[features::LINK_DENSITY];
             let landmark = stack::floor::in_landmark(&self.row);
+            p.first_rows.extend_from_slice(&self.row);
+            if p.first_rows.len() >= FIRST_ROWS * self.row.len() {
+                p.score_first(&*self.scorer, self.row.len(), &mut self.scratch);
+            }
             if p.push(
                 (line, features, kept_hints),
-                (score, keep),
                 (weight, link_density, landmark),
                 &self.base,
                 hints.as_ref(),
@@ -863,6 +906,7 @@ impl Extractor {
         if p.lines.is_empty() {
             return;
         }
+        p.score_first(&*self.scorer, self.row.len(), &mut self.scratch);
         let n = p.scores.len();
         let handover = if last {
             stack::page::Handover {
@@ -965,6 +1009,10 @@ struct PageBlock {
     context: usize,
     /// The lines not decided yet: those after the context.
     lines: Vec<Held>,
+    /// The first-stage rows of the lines not scored yet (the last ones), one after the
+    /// other: scored together, [`FIRST_ROWS`] at a time and when the block is decided.
+    first_rows: Vec<f32>,
+    /// The first-stage score of each line scored.
     scores: Vec<f32>,
     /// Each line's first-stage decision.
     keeps: Vec<bool>,
@@ -1011,6 +1059,7 @@ impl PageBlock {
             blocks: stack::page::Blocks::new(),
             context: 0,
             lines: Vec::with_capacity(n),
+            first_rows: Vec::new(),
             scores: Vec::with_capacity(n),
             keeps: Vec::with_capacity(n),
             weights: Vec::with_capacity(n),
@@ -1034,6 +1083,7 @@ impl PageBlock {
             blocks,
             context,
             lines,
+            first_rows,
             scores,
             keeps,
             weights,
@@ -1053,6 +1103,7 @@ impl PageBlock {
         *blocks = stack::page::Blocks::new();
         *context = 0;
         lines.clear();
+        first_rows.clear();
         scores.clear();
         keeps.clear();
         weights.clear();
@@ -1084,7 +1135,6 @@ impl PageBlock {
     fn push(
         &mut self,
         (line, features, kept_hints): Held,
-        (score, keep): (f32, bool),
         (weight, link_density, landmark): (f32, f32, bool),
         base: &[f32],
         hints: Option<&[f32; stack::hints::N_LINE_HINTS]>,
@@ -1095,8 +1145,6 @@ impl PageBlock {
         }
         self.prose
             .push(stack::floor::line_bytes(weight, link_density, landmark));
-        self.scores.push(score);
-        self.keeps.push(keep);
         self.weights.push(weight);
         self.paths.push(line.path);
         if self.repeats {
@@ -1108,6 +1156,18 @@ impl PageBlock {
         self.base.extend_from_slice(base);
         self.lines.push((line, features, kept_hints));
         self.blocks.push(weight)
+    }
+
+    /// Scores the rows of `first_rows` (each `width` long) together and empties it.
+    fn score_first(&mut self, scorer: &dyn Scorer, width: usize, scratch: &mut Vec<f32>) {
+        if self.first_rows.is_empty() {
+            return;
+        }
+        self.decided.clear();
+        scorer.decide_rows(&self.first_rows, width, scratch, &mut self.decided);
+        self.first_rows.clear();
+        self.scores.extend(self.decided.iter().map(|&(s, _)| s));
+        self.keeps.extend(self.decided.iter().map(|&(_, k)| k));
     }
 
     /// Drops the lines before `h.carry_start` (the decided lines must have been taken out

@@ -86,11 +86,27 @@ impl<const G: usize> Blocks<G> {
     ) {
         let mut o = at;
         for (w, bias) in self.weights.chunks_exact(inputs[0].len()).zip(&self.bias) {
-            let sums = block_rows::<G, R>(w, bias, inputs);
-            for (out, sums) in out.iter_mut().zip(&sums) {
-                for (k, g) in sums.iter().enumerate() {
-                    out[o + k * GROUP..o + (k + 1) * GROUP].copy_from_slice(&g.0);
+            // NOTE: two groups of `R` rows at a time (8 AVX vectors of sums for 4 rows):
+            // more sums than registers are kept in memory, a value at a time.
+            let mut write = |first: usize, sums: &[[Group; 2]; R], n: usize| {
+                for (out, sums) in out.iter_mut().zip(sums) {
+                    for (k, g) in sums.iter().take(n).enumerate() {
+                        let at = o + (first + k) * GROUP;
+                        out[at..at + GROUP].copy_from_slice(&g.0);
+                    }
                 }
+            };
+            match G {
+                1 => {
+                    let sums = block_rows::<G, 1, R, 0>(w, bias, inputs);
+                    write(0, &sums.map(|s| [s[0], Group::default()]), 1);
+                }
+                2 => write(0, &block_rows::<G, 2, R, 0>(w, bias, inputs), 2),
+                4 => {
+                    write(0, &block_rows::<G, 2, R, 0>(w, bias, inputs), 2);
+                    write(2, &block_rows::<G, 2, R, 2>(w, bias, inputs), 2);
+                }
+                _ => unreachable!("blocks of 1, 2 or 4 groups"),
             }
             o += G * GROUP;
         }
@@ -164,12 +180,7 @@ impl Dense {
     #[inline(always)]
     fn forward_rows(&self, inputs: [&[f32]; ROWS], out: &mut [&mut [f32]; ROWS]) {
         let inputs = inputs.map(|x| &x[..self.inputs]);
-        // Wide blocks two rows at a time (4 × 2 sums of 8), the others all rows at once.
-        let [a, b, c, d] = out;
-        self.wide
-            .forward_rows::<2>(&[inputs[0], inputs[1]], &mut [&mut **a, &mut **b], 0);
-        self.wide
-            .forward_rows::<2>(&[inputs[2], inputs[3]], &mut [&mut **c, &mut **d], 0);
+        self.wide.forward_rows::<ROWS>(&inputs, out, 0);
         let at = self.wide.outputs();
         self.pair.forward_rows::<ROWS>(&inputs, out, at);
         let at = at + self.pair.outputs();
@@ -196,26 +207,27 @@ impl Dense {
 /// Rows scored together by [`Kernel::score_rows`].
 const ROWS: usize = 4;
 
-/// [`block`] for `R` rows at once: each row's sums are added in the same order, but the
-/// rows' sums do not wait on each other.
+/// [`block`] for `R` rows at once, for the `H` groups of the block from group `FIRST` on:
+/// each row's sums are added in the same order, but the rows' sums do not wait on each
+/// other.
 // NOTE: one row's sum of an output adds its inputs one after the other, each addition
 // waiting for the one before (several cycles each, however wide the vectors); the sums of
 // several rows interleaved keep the vector units busy meanwhile. `G × R` sums stay in
-// registers (8 AVX vectors for the choices of `Dense::forward_rows`).
+// registers (8 AVX vectors for the choices of `Blocks::forward_rows`).
 #[inline(always)]
-fn block_rows<const G: usize, const R: usize>(
+fn block_rows<const G: usize, const H: usize, const R: usize, const FIRST: usize>(
     w: &[[Group; G]],
     bias: &[Group; G],
     x: &[&[f32]; R],
-) -> [[Group; G]; R] {
-    let mut acc = [*bias; R];
+) -> [[Group; H]; R] {
+    let mut acc = [std::array::from_fn::<Group, H, _>(|h| bias[FIRST + h]); R];
     let x = x.map(|x| &x[..w.len()]);
     for (i, wi) in w.iter().enumerate() {
         for (acc, x) in acc.iter_mut().zip(&x) {
             let xi = x[i];
-            for g in 0..G {
+            for h in 0..H {
                 for k in 0..GROUP {
-                    acc[g].0[k] += wi[g].0[k] * xi;
+                    acc[h].0[k] += wi[FIRST + h].0[k] * xi;
                 }
             }
         }
