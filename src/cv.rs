@@ -514,11 +514,19 @@ pub fn cross_validate(
                             (Some(paths), _, true) => inputs.with_paths(paths.clone())?,
                             _ => inputs,
                         };
-                        Some(match (&cv.hints, page) {
+                        let inputs = match (&cv.hints, page) {
                             (Some(hints), true) if options.stack.hints => {
                                 inputs.with_hints(hints.clone())?
                             }
                             _ => inputs,
+                        };
+                        // Variant rows train, but the thresholds are chosen on the pages
+                        // as written.
+                        Some(match &cv.variants {
+                            Some(v) => {
+                                inputs.with_variants(v.iter().map(Option::is_some).collect())?
+                            }
+                            None => inputs,
                         })
                     }
                     None => None,

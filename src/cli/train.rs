@@ -301,6 +301,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     inputs = inputs.with_hints(kept(hints, aligned.as_deref()))?;
                 }
             }
+            // Variant rows train, but the thresholds are chosen on the pages as written.
+            if let Some(variants) = &variants {
+                let marks = variants.iter().map(Option::is_some).collect();
+                inputs = inputs.with_variants(kept(marks, aligned.as_deref()))?;
+            }
             let rows: Vec<usize> = (0..data.len()).collect();
             train::train_stacked(&data, &inputs, &rows, &params, stack_params, &mut |m| {
                 eprintln!("{m}")

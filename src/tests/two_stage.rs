@@ -252,3 +252,74 @@ fn a_second_stage_in_a_format_1_file_or_with_unknown_inputs_is_refused() {
     let err = ModelScorer::new(bad).unwrap_err().to_string();
     assert!(err.contains("no_such_feature"), "{err}");
 }
+
+#[test]
+fn rows_of_page_variants_train_the_weights_but_not_the_thresholds() {
+    // Each page once more as a variant (`label --augment`): same site, its density halved
+    // and every third line's label flipped, so that the best thresholds over all the rows
+    // are not those over the pages as written.
+    let data = read_labelled_csv(&separable(), None).unwrap();
+    let n = data.len();
+    let density = data.feature_index("density").unwrap();
+    let mut x = ndarray::concatenate(ndarray::Axis(0), &[data.x.view(), data.x.view()]).unwrap();
+    for r in n..2 * n {
+        x[[r, density]] *= 0.5;
+    }
+    let variant_doc = |d: &String| train::variant_doc(d, train::Variant::Plain);
+    let data = train::Dataset {
+        features: data.features.clone(),
+        x,
+        y: data
+            .y
+            .iter()
+            .copied()
+            .chain(data.y.iter().enumerate().map(|(i, &y)| y != (i % 3 == 0)))
+            .collect(),
+        groups: data.groups.iter().chain(&data.groups).cloned().collect(),
+        docs: data
+            .docs
+            .iter()
+            .cloned()
+            .chain(data.docs.iter().map(variant_doc))
+            .collect(),
+    };
+    let unmarked = StageInputs::of(&data, &["density".into(), "ln_text_bytes".into()]).unwrap();
+    let marks: Vec<bool> = (0..2 * n).map(|r| r >= n).collect();
+    let marked = unmarked.clone().with_variants(marks).unwrap();
+    let (params, stack_params) = small_params();
+    let rows: Vec<usize> = (0..2 * n).collect();
+    let train = |inputs: &StageInputs| {
+        train::train_stacked(&data, inputs, &rows, &params, &stack_params, &mut |_| {})
+            .unwrap()
+            .0
+    };
+    let (by_all, as_written) = (train(&unmarked), train(&marked));
+    // The same weights; the thresholds chosen on the validation rows as written alone.
+    let (a, b) = (
+        by_all.stack.as_ref().unwrap(),
+        as_written.stack.as_ref().unwrap(),
+    );
+    assert_eq!((&a.kind, &a.scaler), (&b.kind, &b.scaler));
+    assert_eq!(by_all.kind, as_written.kind);
+    assert_ne!(
+        (by_all.threshold, a.threshold),
+        (as_written.threshold, b.threshold)
+    );
+    let (_, val) = train::group_split(&data.groups, params.val_fraction, params.seed);
+    let val: Vec<usize> = val.into_iter().filter(|&r| r < n).collect();
+    let scores = train::stage1_scores(&as_written, &data, &val);
+    let y: Vec<bool> = val.iter().map(|&r| data.y[r]).collect();
+    let f1 = |t: f32| train::LineMetrics::new(scores.iter().map(|&s| s >= t), &y).f1;
+    let best = (5..=95).map(|k| f1(k as f32 / 100.0)).fold(0.0, f64::max);
+    assert_eq!(f1(as_written.threshold), best);
+    let v = &as_written.provenance.validation;
+    assert_eq!(v["validation"]["lines"], val.len());
+    assert_eq!(
+        v["threshold"].as_f64(),
+        Some(f64::from(as_written.threshold))
+    );
+    assert_eq!(v["stage2"]["validation"]["lines"], val.len());
+    // Marks on no row change nothing.
+    let none = unmarked.clone().with_variants(vec![false; 2 * n]).unwrap();
+    assert_eq!(train(&none).to_json(), by_all.to_json());
+}

@@ -78,7 +78,9 @@ pub struct Recipe {
     /// Leave the pages whose gold text aligned poorly with their lines out of training.
     pub skip_poorly_aligned: bool,
     /// Page variants whose rows (in a CSV of `mainline label --augment`) train beside the
-    /// pages as written; the rows of any other variant are left out of training.
+    /// pages as written (a two-stage model's thresholds are still chosen on the pages as
+    /// written alone, see [`StageInputs::variant`](super::StageInputs::variant)); the rows
+    /// of any other variant are left out of training.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub augment: Vec<super::Variant>,
     /// Share of the pages whose `augment` variants train (chosen by page id), in (0, 1].

@@ -193,6 +193,10 @@ pub struct StageInputs {
     /// Each row's page hint values (the CSV's `hints` column), when known; stages with
     /// [`Stage2::hints`] need them.
     pub hints: Option<Vec<[f32; stack::hints::N_LINE_HINTS]>>,
+    /// Whether each row comes from a page variant (the CSV's `variant` column, `mainline
+    /// label --augment`), when known. Such rows train both stages, but the thresholds of
+    /// both are chosen on the rows of the pages as written alone.
+    pub variant: Option<Vec<bool>>,
 }
 
 impl StageInputs {
@@ -231,6 +235,7 @@ impl StageInputs {
             paths: None,
             sigs: None,
             hints: None,
+            variant: None,
         })
     }
 
@@ -261,6 +266,17 @@ impl StageInputs {
         hints: Vec<[f32; stack::hints::N_LINE_HINTS]>,
     ) -> Result<StageInputs> {
         self.hints = Some(self.one_per_row(hints, "hint values")?);
+        Ok(self)
+    }
+
+    /// Marks the rows of page variants (`true`; from the CSV's `variant` column, see
+    /// [`crate::train::read_variants`]): they train, but take no part in choosing the
+    /// thresholds.
+    ///
+    /// # Errors
+    /// [`Error::FeatureMismatch`] when there is not one mark per row.
+    pub fn with_variants(mut self, variant: Vec<bool>) -> Result<StageInputs> {
+        self.variant = Some(self.one_per_row(variant, "variant marks")?);
         Ok(self)
     }
 
@@ -517,10 +533,21 @@ pub fn train_stacked(
     let (t, v) = group_split(&groups, params.val_fraction, params.seed);
     let t1: Vec<usize> = t.iter().map(|&i| rows[i]).collect();
     let v1: Vec<usize> = v.iter().map(|&i| rows[i]).collect();
-    let (mut model, report) = train_on_rows(data, &t1, &v1, params, &mut |_| {})?;
+    let (mut model, mut report) = train_on_rows(data, &t1, &v1, params, &mut |_| {})?;
+    // Rows of page variants train the weights, not the thresholds: with none among the
+    // rows, training is as without the marks.
+    let variant = inputs
+        .variant
+        .as_deref()
+        .filter(|v| rows.iter().any(|&r| v[r]));
+    if let Some(variant) = variant {
+        threshold_as_written(&mut model, &mut report, data, (&t1, &v1), params, |r| {
+            !variant[r]
+        });
+    }
     progress(&format!(
-        "first stage: {} epochs, validation line F1 {:.3}",
-        report.epochs_run, report.validation.f1
+        "first stage: {} epochs, validation line F1 {:.3}, threshold {:.2}",
+        report.epochs_run, report.validation.f1, report.threshold
     ));
 
     // The second stage, on the out-of-fold scores, split by group the same way.
@@ -532,7 +559,7 @@ pub fn train_stacked(
         groups,
         docs: rows.iter().map(|&r| data.docs[r].clone()).collect(),
     };
-    let (m2, r2) = train_ensemble(
+    let (mut m2, mut r2) = train_ensemble(
         &d2,
         &t,
         &v,
@@ -540,6 +567,9 @@ pub fn train_stacked(
         stack_params.ensemble,
         stack_params.distill,
     )?;
+    if let Some(variant) = variant {
+        threshold_as_written(&mut m2, &mut r2, &d2, (&t, &v), &p2, |i| !variant[rows[i]]);
+    }
     let made = match stack_params.ensemble {
         1 => String::new(),
         k if stack_params.distill => format!(" (distilled from {k})"),
@@ -672,6 +702,44 @@ pub fn score_stacked(
         }
     }
     decided
+}
+
+/// `model`'s threshold chosen again as training chose it (`params`), on the rows of
+/// `train_rows` and `val_rows` (indices into `data`) that are `as_written`; `report`'s
+/// threshold and validation metrics (on the validation rows as written; the model's
+/// provenance records the report) follow it. No change when no validation row is as
+/// written.
+fn threshold_as_written(
+    model: &mut Model,
+    report: &mut TrainReport,
+    data: &Dataset,
+    (train_rows, val_rows): (&[usize], &[usize]),
+    params: &TrainParams,
+    as_written: impl Fn(usize) -> bool,
+) {
+    let t: Vec<usize> = train_rows
+        .iter()
+        .copied()
+        .filter(|&r| as_written(r))
+        .collect();
+    let v: Vec<usize> = val_rows
+        .iter()
+        .copied()
+        .filter(|&r| as_written(r))
+        .collect();
+    if v.is_empty() {
+        return;
+    }
+    let scores = model
+        .score_batch(data.x.select(ndarray::Axis(0), &v).view())
+        .to_vec();
+    let y: Vec<bool> = v.iter().map(|&r| data.y[r]).collect();
+    let (threshold, validation) = super::choose_threshold(model, data, &t, (&scores, &y), params);
+    model.threshold = threshold;
+    report.threshold = threshold;
+    report.validation = validation;
+    model.provenance.validation =
+        serde_json::to_value(&*report).expect("a TrainReport has only plain values");
 }
 
 fn distinct(groups: &[String]) -> usize {
