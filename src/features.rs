@@ -517,8 +517,15 @@ fn text_stats(text: &str) -> TextStats {
     while i < bytes.len() {
         let rest = &bytes[i..];
         let n = rest.len().min(8);
-        let mut chunk = [0u8; 8];
-        chunk[..n].copy_from_slice(&rest[..n]);
+        // NOTE: a whole word is read as one (a copy of a variable length is a call).
+        let chunk: [u8; 8] = match rest.first_chunk() {
+            Some(&whole) => whole,
+            None => {
+                let mut chunk = [0u8; 8];
+                chunk[..n].copy_from_slice(rest);
+                chunk
+            }
+        };
         let word = u64::from_le_bytes(chunk);
         // The ASCII bytes before the first other one (or the end of the text).
         let high = word & (HIGH_BITS & lanes(n));

@@ -112,11 +112,11 @@ impl State {
                             if d.len() >= MAX_DESCRIPTOR_BYTES {
                                 break;
                             }
-                            d.push(".");
+                            d.push_byte(b'.');
                             d.push(word);
                         }
                     } else if d.len() < MAX_DESCRIPTOR_BYTES {
-                        d.push("#");
+                        d.push_byte(b'#');
                         d.push(value.trim());
                     }
                 }
@@ -317,6 +317,14 @@ impl Descriptor {
         let n = s.len().min(self.buf.len() - self.len);
         self.buf[self.len..self.len + n].copy_from_slice(&s.as_bytes()[..n]);
         self.len += n;
+    }
+
+    /// [`Descriptor::push`] of one ASCII byte (a copy of a variable length is a call).
+    fn push_byte(&mut self, b: u8) {
+        if let Some(slot) = self.buf.get_mut(self.len) {
+            *slot = b;
+            self.len += 1;
+        }
     }
 
     /// The length so far, exact up to [`MAX_DESCRIPTOR_BYTES`] and beyond it at least
