@@ -184,15 +184,19 @@ fn a_recipe_that_trains_on_variants_needs_them_in_the_csv() {
     label(&[], &csv);
     let recipe = dir.path().join("augment.toml");
     std::fs::write(&recipe, "learner = \"logistic\"\naugment = [\"plain\"]\n").unwrap();
-    let out = mainline()
-        .arg("train")
-        .arg(&csv)
-        .arg("--recipe")
-        .arg(&recipe)
-        .arg("-o")
-        .arg(dir.path().join("m.json"))
-        .output()
-        .unwrap();
+    let model = dir.path().join("m.json");
+    let train = || {
+        mainline()
+            .arg("train")
+            .arg(&csv)
+            .arg("--recipe")
+            .arg(&recipe)
+            .arg("-o")
+            .arg(&model)
+            .output()
+            .unwrap()
+    };
+    let out = train();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -205,15 +209,7 @@ fn a_recipe_that_trains_on_variants_needs_them_in_the_csv() {
         "augment_share = 1.5",
     ] {
         std::fs::write(&recipe, format!("learner = \"logistic\"\n{bad}\n")).unwrap();
-        let out = mainline()
-            .arg("train")
-            .arg(&csv)
-            .arg("--recipe")
-            .arg(&recipe)
-            .arg("-o")
-            .arg(dir.path().join("m.json"))
-            .output()
-            .unwrap();
+        let out = train();
         assert!(!out.status.success(), "{bad}");
     }
 }

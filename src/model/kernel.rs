@@ -572,6 +572,16 @@ mod tests {
         x[0]
     }
 
+    /// The kernel running the baseline code, whatever the CPU offers.
+    fn baseline(kernel: &Kernel) -> Kernel {
+        #[cfg(feature = "simd")]
+        let kernel = &Kernel {
+            isa: Isa(pulp::Arch::Scalar),
+            ..kernel.clone()
+        };
+        kernel.clone()
+    }
+
     fn random_mlp(rng: &mut StdRng, widths: &[usize], hidden: Activation) -> Model {
         let n = widths[0];
         let mut layers = Vec::new();
@@ -633,14 +643,7 @@ mod tests {
                     unreachable!()
                 };
                 let kernel = Kernel::new(&model);
-                // The baseline code, whatever the CPU offers.
-                #[cfg(feature = "simd")]
-                let baseline = Kernel {
-                    isa: Isa(pulp::Arch::Scalar),
-                    ..kernel.clone()
-                };
-                #[cfg(not(feature = "simd"))]
-                let baseline = kernel.clone();
+                let baseline = baseline(&kernel);
                 let mut scratch = Vec::new();
                 for _ in 0..20 {
                     let row = random_row(&mut rng, shape[0]);
@@ -672,13 +675,7 @@ mod tests {
         for shape in shapes {
             let model = random_mlp(&mut rng, shape, Activation::Tanh);
             let kernel = Kernel::new(&model);
-            #[cfg(feature = "simd")]
-            let baseline = Kernel {
-                isa: Isa(pulp::Arch::Scalar),
-                ..kernel.clone()
-            };
-            #[cfg(not(feature = "simd"))]
-            let baseline = kernel.clone();
+            let baseline = baseline(&kernel);
             for n in [0, 1, 3, 4, 5, 8, 11] {
                 let rows: Vec<f32> = (0..n)
                     .flat_map(|_| random_row(&mut rng, shape[0]))
