@@ -110,7 +110,7 @@ impl AtomicFile {
     /// The file that is being written: the temporary file, or the target itself when that
     /// is not a regular file. For writers that open a path themselves; the bytes written
     /// through it become the target's on [`AtomicFile::commit`].
-    #[cfg(any(test, feature = "cli"))]
+    #[cfg(any(test, feature = "plot"))]
     pub fn path(&self) -> &Path {
         match &self.out {
             Some(Out::Temp(w)) => w.get_ref().path(),
