@@ -207,9 +207,14 @@ fn a_recipe_that_trains_on_variants_needs_them_in_the_csv() {
         "augment = [\"modern\"]",
         "augment_share = 0.0",
         "augment_share = 1.5",
+        "augment_stages = \"first\"",
+        // A single-stage recipe has no second stage to train alone.
+        "augment_stages = \"second\"",
     ] {
         std::fs::write(&recipe, format!("learner = \"logistic\"\n{bad}\n")).unwrap();
         let out = train();
         assert!(!out.status.success(), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(bad.split(' ').next().unwrap()), "{bad}: {err}");
     }
 }

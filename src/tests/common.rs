@@ -194,6 +194,7 @@ pub fn small_stack_params(lookahead: usize, page: bool) -> (TrainParams, StackPa
         distill: false,
         threshold_rows: crate::train::ThresholdRows::Validation,
         threshold_objective: None,
+        augment_stages: crate::train::AugmentStages::Both,
     };
     (params, stack)
 }

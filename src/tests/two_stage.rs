@@ -253,11 +253,11 @@ fn a_second_stage_in_a_format_1_file_or_with_unknown_inputs_is_refused() {
     assert!(err.contains("no_such_feature"), "{err}");
 }
 
-#[test]
-fn rows_of_page_variants_train_the_weights_but_not_the_thresholds() {
-    // Each page once more as a variant (`label --augment`): same site, its density halved
-    // and every third line's label flipped, so that the best thresholds over all the rows
-    // are not those over the pages as written.
+/// The small CSV's pages, then each page once more as a variant (`label --augment`): same
+/// site, its density halved and every third line's label flipped, so that the best
+/// thresholds and weights over all the rows are not those over the pages as written.
+/// Returns the rows and the number of rows as written (the first ones).
+fn with_variant_rows() -> (train::Dataset, usize) {
     let data = read_labelled_csv(&separable(), None).unwrap();
     let n = data.len();
     let density = data.feature_index("density").unwrap();
@@ -283,6 +283,12 @@ fn rows_of_page_variants_train_the_weights_but_not_the_thresholds() {
             .chain(data.docs.iter().map(variant_doc))
             .collect(),
     };
+    (data, n)
+}
+
+#[test]
+fn rows_of_page_variants_train_the_weights_but_not_the_thresholds() {
+    let (data, n) = with_variant_rows();
     let unmarked = StageInputs::of(&data, &["density".into(), "ln_text_bytes".into()]).unwrap();
     let marks: Vec<bool> = (0..2 * n).map(|r| r >= n).collect();
     let marked = unmarked.clone().with_variants(marks).unwrap();
@@ -322,4 +328,65 @@ fn rows_of_page_variants_train_the_weights_but_not_the_thresholds() {
     // Marks on no row change nothing.
     let none = unmarked.clone().with_variants(vec![false; 2 * n]).unwrap();
     assert_eq!(train(&none).to_json(), by_all.to_json());
+}
+
+#[test]
+fn rows_of_page_variants_can_train_the_second_stage_alone() {
+    let (data, n) = with_variant_rows();
+    let names = ["density".into(), "ln_text_bytes".into()];
+    let unmarked = StageInputs::of(&data, &names).unwrap();
+    let marked = unmarked
+        .clone()
+        .with_variants((0..2 * n).map(|r| r >= n).collect())
+        .unwrap();
+    let (params, mut second_only) = small_params();
+    second_only.augment_stages = train::AugmentStages::Second;
+    let train = |inputs: &StageInputs, rows: &[usize], stack_params: &StackParams| {
+        train::train_stacked(&data, inputs, rows, &params, stack_params, &mut |_| {})
+            .unwrap()
+            .0
+    };
+    let all: Vec<usize> = (0..2 * n).collect();
+    let as_written: Vec<usize> = (0..n).collect();
+    let without = train(&unmarked, &as_written, &second_only);
+    let second = train(&marked, &all, &second_only);
+    // The first stage, weights and threshold, is the one trained without the variant rows.
+    assert_eq!(
+        (&second.kind, &second.scaler, second.threshold),
+        (&without.kind, &without.scaler, without.threshold)
+    );
+    assert_eq!(
+        second.provenance.validation["validation"],
+        without.provenance.validation["validation"]
+    );
+    // The second stage trains on the variant rows too.
+    let (a, b) = (
+        second.stack.as_ref().unwrap(),
+        without.stack.as_ref().unwrap(),
+    );
+    assert_ne!(a.kind, b.kind);
+    assert_eq!(
+        second.provenance.params["stack"]["augment_stages"],
+        "second"
+    );
+    // Both stages: the first stage's weights move too.
+    let (_, both_params) = small_params();
+    let both = train(&marked, &all, &both_params);
+    assert_ne!(both.kind, without.kind);
+    assert!(
+        both.provenance.params["stack"]
+            .get("augment_stages")
+            .is_none()
+    );
+    // Without variant rows the field changes nothing but its record.
+    let (_, both_params) = small_params();
+    let mut unrecorded = without.clone();
+    let stack = unrecorded.provenance.params["stack"]
+        .as_object_mut()
+        .unwrap();
+    assert!(stack.remove("augment_stages").is_some());
+    assert_eq!(
+        train(&unmarked, &as_written, &both_params).to_json(),
+        unrecorded.to_json()
+    );
 }

@@ -83,6 +83,51 @@ pub fn original_doc(doc: &str, variant: Variant) -> Option<&str> {
     doc.strip_suffix(variant.name())?.strip_suffix('@')
 }
 
+/// Which stages of a two-stage model the variant rows train (the recipe field
+/// `augment_stages`).
+///
+/// ```
+/// use mainline::train::AugmentStages;
+///
+/// assert_eq!(AugmentStages::default(), AugmentStages::Both);
+/// assert_eq!("second".parse::<AugmentStages>().unwrap(), AugmentStages::Second);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AugmentStages {
+    /// Both stages' weights (the thresholds are chosen on the pages as written).
+    #[default]
+    Both,
+    /// The second stage's weights only: the first stage, which alone decides short pages,
+    /// is trained on the pages as written, exactly as without variants; the variant rows
+    /// still get its out-of-fold scores, on which the second stage trains.
+    Second,
+}
+
+impl AugmentStages {
+    /// The name used in recipes.
+    pub fn name(self) -> &'static str {
+        match self {
+            AugmentStages::Both => "both",
+            AugmentStages::Second => "second",
+        }
+    }
+}
+
+impl FromStr for AugmentStages {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "both" => Ok(AugmentStages::Both),
+            "second" => Ok(AugmentStages::Second),
+            other => Err(Error::Other(format!(
+                "unknown augment_stages {other:?}: use both or second"
+            ))),
+        }
+    }
+}
+
 /// Which variant rows a recipe trains on (the recipe fields `augment` and `augment_share`).
 ///
 /// ```

@@ -51,7 +51,7 @@ mod split;
 mod stacked;
 mod trees;
 
-pub use augment::{Augment, Variant, original_doc, variant_doc};
+pub use augment::{Augment, AugmentStages, Variant, original_doc, variant_doc};
 pub use dataset::{
     Dataset, read_aligned, read_hints, read_labelled_csv, read_labelled_csv_from, read_paths,
     read_signatures, read_variants,

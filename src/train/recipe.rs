@@ -86,6 +86,10 @@ pub struct Recipe {
     /// Share of the pages whose `augment` variants train (chosen by page id), in (0, 1].
     #[serde(skip_serializing_if = "is_one")]
     pub augment_share: f64,
+    /// Which stages of a two-stage model the `augment` variants train: `both` (their
+    /// weights), or `second` (the first stage trains on the pages as written alone).
+    #[serde(skip_serializing_if = "is_both")]
+    pub augment_stages: super::AugmentStages,
     /// Share of the sites held out for validation.
     pub val_fraction: f64,
     /// Seed for the split, the initial weights and the batch order.
@@ -165,6 +169,7 @@ impl Default for Recipe {
             skip_poorly_aligned: false,
             augment: Vec::new(),
             augment_share: 1.0,
+            augment_stages: super::AugmentStages::Both,
             val_fraction: p.val_fraction,
             seed: p.seed,
             max_iterations: p.max_iterations,
@@ -261,6 +266,12 @@ impl Recipe {
                 self.augment_share
             ));
         }
+        if self.augment_stages != super::AugmentStages::Both && self.stack.is_none() {
+            return bad(format!(
+                "augment_stages = {:?} needs a two-stage recipe (a [stack] table)",
+                self.augment_stages.name()
+            ));
+        }
         if let Some(s) = &self.stack {
             if s.lookahead > crate::stack::MAX_LOOKAHEAD {
                 return bad(format!(
@@ -336,6 +347,7 @@ impl Recipe {
             distill: s.distill,
             threshold_rows: s.threshold_rows,
             threshold_objective: s.threshold_objective,
+            augment_stages: self.augment_stages,
         })
     }
 
@@ -347,6 +359,10 @@ impl Recipe {
 
 fn is_one(v: &f64) -> bool {
     *v == 1.0
+}
+
+fn is_both(v: &super::AugmentStages) -> bool {
+    *v == super::AugmentStages::Both
 }
 
 /// The first-stage features a second stage copies: `few` ([`crate::stack::BASE_INPUTS`]) or
@@ -417,6 +433,8 @@ mod tests {
         assert!(err("[stack]\nfeatures = \"all\"").contains("all"));
         assert!(err("[stack]\nensemble = 0").contains("ensemble"));
         assert!(err("[stack]\nwidth = 3").contains("width"));
+        assert!(err("augment_stages = \"first\"").contains("first"));
+        assert!(err("augment_stages = \"second\"").contains("[stack]"));
     }
 
     #[test]

@@ -10,8 +10,8 @@
 use ndarray::Array2;
 
 use super::{
-    Dataset, ModelType, ThresholdObjective, ThresholdRows, TrainParams, TrainReport, group_kfold,
-    group_split, train_on_rows,
+    AugmentStages, Dataset, ModelType, ThresholdObjective, ThresholdRows, TrainParams, TrainReport,
+    group_kfold, group_split, train_on_rows,
 };
 use crate::lines::PATH_LEVELS;
 use crate::model::Model;
@@ -62,6 +62,11 @@ pub struct StackParams {
     /// pages that are mostly content, where recall ([`ThresholdObjective::F1`]) serves
     /// better than the fewest misclassified lines over long pages.
     pub threshold_objective: Option<ThresholdObjective>,
+    /// Which stages the rows of page variants ([`StageInputs::variant`]) train:
+    /// [`AugmentStages::Second`] trains every first stage (the one that ships and those of
+    /// the inner folds) on the rows as written alone, split into the same folds and sides as
+    /// without the variants, and scores the variant rows out of fold for the second stage.
+    pub augment_stages: AugmentStages,
 }
 
 impl Default for StackParams {
@@ -80,6 +85,7 @@ impl Default for StackParams {
             distill: false,
             threshold_rows: ThresholdRows::Validation,
             threshold_objective: None,
+            augment_stages: AugmentStages::Both,
         }
     }
 }
@@ -105,6 +111,9 @@ impl StackParams {
         self.threshold_rows.record_in(&mut json);
         if let Some(objective) = self.threshold_objective {
             json["threshold_objective"] = serde_json::json!(objective);
+        }
+        if self.augment_stages != AugmentStages::Both {
+            json["augment_stages"] = serde_json::json!(self.augment_stages);
         }
         json
     }
@@ -194,8 +203,9 @@ pub struct StageInputs {
     /// [`Stage2::hints`] need them.
     pub hints: Option<Vec<[f32; stack::hints::N_LINE_HINTS]>>,
     /// Whether each row comes from a page variant (the CSV's `variant` column, `mainline
-    /// label --augment`), when known. Such rows train both stages, but the thresholds of
-    /// both are chosen on the rows of the pages as written alone.
+    /// label --augment`), when known. Such rows train both stages (or the second alone,
+    /// [`StackParams::augment_stages`]), but the thresholds of both are chosen on the rows
+    /// of the pages as written alone.
     pub variant: Option<Vec<bool>>,
 }
 
@@ -496,11 +506,29 @@ pub fn train_stacked(
         )));
     }
     let groups: Vec<String> = rows.iter().map(|&r| data.groups[r].clone()).collect();
-    let folds = group_kfold(&groups, stack_params.inner_folds, params.seed);
+    // Rows of page variants train the weights, not the thresholds: with none among the
+    // rows, training is as without the marks.
+    let variant = inputs
+        .variant
+        .as_deref()
+        .filter(|v| rows.iter().any(|&r| v[r]));
+    // With variants training the second stage alone, the first stages see only the rows
+    // as written (`first[i]`), in the folds and sides they would have without variants.
+    let first: Vec<bool> = match variant {
+        Some(v) if stack_params.augment_stages == AugmentStages::Second => {
+            rows.iter().map(|&r| !v[r]).collect()
+        }
+        _ => vec![true; rows.len()],
+    };
+    let folds = by_group(&groups, &first, |g| {
+        group_kfold(g, stack_params.inner_folds, params.seed)
+    });
     let mut oof = vec![0.0_f32; rows.len()];
     for f in 0..stack_params.inner_folds {
         let held: Vec<usize> = (0..rows.len()).filter(|&i| folds[i] == f).collect();
-        let rest: Vec<usize> = (0..rows.len()).filter(|&i| folds[i] != f).collect();
+        let rest: Vec<usize> = (0..rows.len())
+            .filter(|&i| folds[i] != f && first[i])
+            .collect();
         if held.is_empty() || rest.is_empty() {
             return Err(Error::Training(format!(
                 "the {} training groups are too few for {} inner folds",
@@ -531,16 +559,23 @@ pub fn train_stacked(
 
     // The first stage that ships: all the rows, as a single-stage model would be trained.
     let (t, v) = group_split(&groups, params.val_fraction, params.seed);
-    let t1: Vec<usize> = t.iter().map(|&i| rows[i]).collect();
-    let v1: Vec<usize> = v.iter().map(|&i| rows[i]).collect();
+    let sides = by_group(&groups, &first, |g| {
+        let (_, v) = group_split(g, params.val_fraction, params.seed);
+        let mut side = vec![0; g.len()];
+        for i in v {
+            side[i] = 1;
+        }
+        side
+    });
+    let on_side = |s: usize| -> Vec<usize> {
+        (0..rows.len())
+            .filter(|&i| first[i] && sides[i] == s)
+            .map(|i| rows[i])
+            .collect()
+    };
+    let (t1, v1) = (on_side(0), on_side(1));
     let (mut model, mut report) = train_on_rows(data, &t1, &v1, params, &mut |_| {})?;
-    // Rows of page variants train the weights, not the thresholds: with none among the
-    // rows, training is as without the marks.
-    let variant = inputs
-        .variant
-        .as_deref()
-        .filter(|v| rows.iter().any(|&r| v[r]));
-    if let Some(variant) = variant {
+    if let Some(variant) = variant.filter(|_| first.iter().all(|&f| f)) {
         threshold_as_written(&mut model, &mut report, data, (&t1, &v1), params, |r| {
             !variant[r]
         });
@@ -740,6 +775,38 @@ fn threshold_as_written(
     report.validation = validation;
     model.provenance.validation =
         serde_json::to_value(&*report).expect("a TrainReport has only plain values");
+}
+
+/// A value for each of `groups` (one per row) that `assign` gives each row of the rows
+/// `counted`, spread to every row of the same group: `assign` sees the groups of the
+/// counted rows and of the rows of groups without any counted row, in order. With every
+/// row counted, `assign(groups)`.
+fn by_group(
+    groups: &[String],
+    counted: &[bool],
+    assign: impl Fn(&[String]) -> Vec<usize>,
+) -> Vec<usize> {
+    if counted.iter().all(|&c| c) {
+        return assign(groups);
+    }
+    let with_counted: std::collections::HashSet<&str> = groups
+        .iter()
+        .zip(counted)
+        .filter(|&(_, &c)| c)
+        .map(|(g, _)| g.as_str())
+        .collect();
+    let basis: Vec<String> = groups
+        .iter()
+        .zip(counted)
+        .filter(|&(g, &c)| c || !with_counted.contains(g.as_str()))
+        .map(|(g, _)| g.clone())
+        .collect();
+    let of_group: std::collections::HashMap<&str, usize> = basis
+        .iter()
+        .map(String::as_str)
+        .zip(assign(&basis))
+        .collect();
+    groups.iter().map(|g| of_group[g.as_str()]).collect()
 }
 
 fn distinct(groups: &[String]) -> usize {
