@@ -162,7 +162,14 @@ impl Dense {
         self.pair.forward(input, pair);
         let (narrow, out_rest) = out_rest.split_at_mut(self.narrow.outputs());
         self.narrow.forward(input, narrow);
-        for ((o, w), &bias) in out_rest
+        self.forward_rest(input, out_rest);
+        activate(self.activation, out);
+    }
+
+    /// The sums of the outputs after the blocks (`out` holds exactly those), one at a time.
+    #[inline(always)]
+    fn forward_rest(&self, input: &[f32], out: &mut [f32]) {
+        for ((o, w), &bias) in out
             .iter_mut()
             .zip(self.rest.chunks_exact(self.inputs))
             .zip(&self.rest_bias)
@@ -173,7 +180,6 @@ impl Dense {
             }
             *o = s;
         }
-        activate(self.activation, out);
     }
 
     /// [`Dense::forward`] for [`ROWS`] rows at once, with the same values bit for bit.
@@ -188,17 +194,7 @@ impl Dense {
         let first_rest = at + self.narrow.outputs();
         for (input, out) in inputs.iter().zip(out.iter_mut()) {
             let out = &mut out[..self.outputs];
-            for ((o, w), &bias) in out[first_rest..]
-                .iter_mut()
-                .zip(self.rest.chunks_exact(self.inputs))
-                .zip(&self.rest_bias)
-            {
-                let mut s = bias;
-                for (w, x) in w.iter().zip(*input) {
-                    s += w * x;
-                }
-                *o = s;
-            }
+            self.forward_rest(input, &mut out[first_rest..]);
             activate(self.activation, out);
         }
     }
@@ -479,18 +475,10 @@ impl Kernel {
         let mut next_rows = next.chunks_exact_mut(self.widest);
         let mut next: [&mut [f32]; ROWS] =
             std::array::from_fn(|_| next_rows.next().expect("room for every row"));
-        let (mean, std) = (&self.scaler.mean, &self.scaler.std);
         for (row, cur) in rows.iter().zip(cur.iter_mut()) {
-            for &(column, feature, len) in &self.runs {
-                let x = &row[column..column + len];
-                let (m, s) = (&mean[feature..feature + len], &std[feature..feature + len]);
-                let z = &mut cur[feature..feature + len];
-                for (z, ((x, m), s)) in z.iter_mut().zip(x.iter().zip(m).zip(s)) {
-                    *z = (x - m) / s;
-                }
-            }
+            self.standardize(row, cur);
         }
-        let mut width = mean.len();
+        let mut width = self.scaler.mean.len();
         for layer in layers {
             let inputs = std::array::from_fn(|r| &cur[r][..width]);
             layer.forward_rows(inputs, &mut next);
@@ -512,20 +500,27 @@ impl Kernel {
         self.forward(row, cur, next)
     }
 
-    /// [`Kernel::score_in`] for the instruction set of the caller: everything it calls is
-    /// inlined, so that it is compiled with the wider vectors inside `dispatch`.
+    /// Writes the model's inputs of `row`, standardised, to the first values of `z` (the
+    /// model's columns are read from their places in the row, run by run).
     #[inline(always)]
-    fn forward<'a>(&self, row: &[f32], mut cur: &'a mut [f32], mut next: &'a mut [f32]) -> f32 {
+    fn standardize(&self, row: &[f32], z: &mut [f32]) {
         let (mean, std) = (&self.scaler.mean, &self.scaler.std);
         for &(column, feature, len) in &self.runs {
             let x = &row[column..column + len];
             let (m, s) = (&mean[feature..feature + len], &std[feature..feature + len]);
-            let z = &mut cur[feature..feature + len];
+            let z = &mut z[feature..feature + len];
             for (z, ((x, m), s)) in z.iter_mut().zip(x.iter().zip(m).zip(s)) {
                 *z = (x - m) / s;
             }
         }
-        let n = mean.len();
+    }
+
+    /// [`Kernel::score_in`] for the instruction set of the caller: everything it calls is
+    /// inlined, so that it is compiled with the wider vectors inside `dispatch`.
+    #[inline(always)]
+    fn forward<'a>(&self, row: &[f32], mut cur: &'a mut [f32], mut next: &'a mut [f32]) -> f32 {
+        self.standardize(row, cur);
+        let n = self.scaler.mean.len();
         match &self.net {
             Net::Logistic { weights, bias } => sigmoid(bias + dot(weights, &cur[..n])),
             Net::Trees { trees, bias } => sigmoid(super::trees::logit(trees, *bias, &cur[..n])),
