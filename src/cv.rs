@@ -300,10 +300,12 @@ impl CvData {
             }
         }
         // Every variant the CSV has, for every page of the corpus: a page without lines
-        // (as written or rewritten) scores as an empty prediction.
+        // (as written or rewritten) scores as an empty prediction. The related and short
+        // variants apply to some pages only (articles; pages with content): the pages they
+        // have no lines of are the others.
         let mut in_csv: Vec<Option<Variant>> = vec![None];
         for p in &pages {
-            if !in_csv.contains(&p.variant) {
+            if !in_csv.contains(&p.variant) && p.variant == Some(Variant::Plain) {
                 in_csv.push(p.variant);
             }
         }

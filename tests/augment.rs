@@ -218,3 +218,269 @@ fn a_recipe_that_trains_on_variants_needs_them_in_the_csv() {
         assert!(err.contains(bad.split(' ').next().unwrap()), "{bad}: {err}");
     }
 }
+
+/// A corpus in WCXB's layout: `(id, page type, title, description, paragraphs)` pages, each
+/// with a menu and a footer around an article whose paragraphs are the gold text.
+fn wcxb_corpus(dir: &std::path::Path, pages: &[(&str, &str, &str, &str, usize)]) {
+    std::fs::create_dir_all(dir.join("html")).unwrap();
+    std::fs::create_dir_all(dir.join("ground-truth")).unwrap();
+    for &(id, kind, title, description, paragraphs) in pages {
+        let body: Vec<String> = (0..paragraphs)
+            .map(|i| {
+                format!(
+                    "Paragraph {i} of the page {id} tells its story at some length, with \
+                     enough words in every sentence to read as prose and not as a menu."
+                )
+            })
+            .collect();
+        let html = format!(
+            "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title>\
+             <meta name=\"description\" content=\"{description}\"></head><body>\
+             <nav><a href=\"/\">Home</a> <a href=\"/news\">News</a></nav>\
+             <article><div class=\"body\">{}</div></article>\
+             <footer><p>Contact us. All rights reserved.</p></footer></body></html>",
+            body.iter()
+                .map(|p| format!("<p>{p}</p>\n"))
+                .collect::<String>()
+        );
+        std::fs::write(dir.join("html").join(format!("{id}.html")), html).unwrap();
+        let truth = serde_json::json!({
+            "url": format!("https://site-{id}.example/page"),
+            "ground_truth": {"main_content": body.join("\n")},
+            "_internal": {"page_type": {"primary": kind}},
+        });
+        std::fs::write(
+            dir.join("ground-truth").join(format!("{id}.json")),
+            truth.to_string(),
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn label_augment_related_follows_articles_with_teasers_of_other_pages_labelled_boilerplate() {
+    let dir = scratch();
+    let corpus = dir.path().join("corpus");
+    let pages = [
+        (
+            "0001",
+            "article",
+            "Harbour festival returns this summer",
+            "Boats, music and food on the quay for three days in July.",
+            6,
+        ),
+        (
+            "0002",
+            "article",
+            "Library opens on Sundays from March",
+            "The council found the money for four more opening hours.",
+            5,
+        ),
+        (
+            "0003",
+            "listing",
+            "All the news from the valley this week",
+            "Every story from our reporters, newest first.",
+            4,
+        ),
+        (
+            "0004",
+            "article",
+            "Bridge repairs finish two months early",
+            "Engineers say the mild winter helped the work along.",
+            7,
+        ),
+        (
+            "0005",
+            "product",
+            "Waterproof walking boots for the hills",
+            "Leather uppers and a sole that grips on wet rock.",
+            3,
+        ),
+        (
+            "0006",
+            "article",
+            "Allotment waiting list passes two hundred",
+            "Residents ask for the old railway land to be opened up.",
+            5,
+        ),
+    ];
+    wcxb_corpus(&corpus, &pages);
+    let variants = dir.path().join("variants");
+    std::fs::create_dir(&variants).unwrap();
+    let csv = dir.path().join("related.csv");
+    let run = |out: &std::path::Path| {
+        let result = mainline()
+            .args(["label", "--augment", "related", "--corpus"])
+            .arg(&corpus)
+            .arg("--write-variants")
+            .arg(&variants)
+            .arg("-o")
+            .arg(out)
+            .output()
+            .unwrap();
+        assert!(
+            result.status.success(),
+            "{}",
+            String::from_utf8_lossy(&result.stderr)
+        );
+    };
+    run(&csv);
+    let (header, rows) = read_csv(&csv);
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (doc, variant, label, text) = (col("doc"), col("variant"), col("label"), col("text"));
+    // Articles, and only articles, get a variant.
+    let mut with_variant: Vec<&str> = rows
+        .iter()
+        .filter(|r| r[variant] == "related")
+        .map(|r| {
+            r[doc]
+                .strip_suffix("@related")
+                .expect("a variant's page id")
+        })
+        .collect();
+    with_variant.dedup();
+    assert_eq!(with_variant, ["0001", "0002", "0004", "0006"]);
+    for (id, _, title, _, _) in pages.iter().filter(|p| p.1 == "article") {
+        let lines = |d: &str| -> Vec<(String, String)> {
+            rows.iter()
+                .filter(|r| r[doc] == d)
+                .map(|r| (r[text].clone(), r[label].clone()))
+                .collect()
+        };
+        let (original, related) = (lines(id), lines(&format!("{id}@related")));
+        // The page's own lines come back in order with their labels; every line added
+        // is labelled boilerplate, and at least three teasers were added.
+        let mut added = Vec::new();
+        let mut rest = original.iter().peekable();
+        for line in &related {
+            if rest.peek() == Some(&line) {
+                rest.next();
+            } else {
+                added.push(line);
+            }
+        }
+        assert!(
+            rest.next().is_none(),
+            "{id}: a line of the page went missing"
+        );
+        assert!(added.len() >= 3, "{id}: {added:?}");
+        assert!(added.iter().all(|(_, l)| l == "0"), "{id}: {added:?}");
+        // The teasers are other pages' titles, never the page's own.
+        let html = std::fs::read_to_string(variants.join(format!("{id}@related.html"))).unwrap();
+        let others = pages
+            .iter()
+            .filter(|p| p.0 != *id && html.contains(p.2))
+            .count();
+        assert!(others >= 3, "{id}: {others} teasers\n{html}");
+        assert_eq!(
+            html.matches(title).count(),
+            1,
+            "{id}: its own title is its <title> only"
+        );
+    }
+    // The same variants on every run.
+    let again = dir.path().join("again.csv");
+    run(&again);
+    assert_eq!(std::fs::read(&csv).unwrap(), std::fs::read(&again).unwrap());
+}
+
+#[test]
+fn eval_refuses_to_rewrite_a_corpus_as_related() {
+    let out = mainline()
+        .args([
+            "eval",
+            "--corpus",
+            "data/samples",
+            "--method",
+            "threshold",
+            "--augment",
+            "related",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("mainline label --augment related"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn label_augment_short_and_shell_cut_a_page_to_part_of_its_content_or_none_of_it() {
+    let dir = scratch();
+    let corpus = dir.path().join("corpus");
+    let pages = [
+        (
+            "0001",
+            "article",
+            "Harbour festival returns this summer",
+            "Boats and music on the quay.",
+            30,
+        ),
+        (
+            "0002",
+            "forum",
+            "Which boots for wet rock",
+            "A thread about walking boots.",
+            12,
+        ),
+        (
+            "0003",
+            "listing",
+            "All the news from the valley",
+            "Every story, newest first.",
+            3,
+        ),
+    ];
+    wcxb_corpus(&corpus, &pages);
+    let csv = dir.path().join("variants.csv");
+    let result = mainline()
+        .args([
+            "label",
+            "--augment",
+            "short",
+            "--augment",
+            "shell",
+            "--corpus",
+        ])
+        .arg(&corpus)
+        .arg("-o")
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let (header, rows) = read_csv(&csv);
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (doc, label, text) = (col("doc"), col("label"), col("text"));
+    let lines = |d: &str| -> Vec<(String, String)> {
+        rows.iter()
+            .filter(|r| r[doc] == d)
+            .map(|r| (r[text].clone(), r[label].clone()))
+            .collect()
+    };
+    for (id, ..) in pages {
+        let page = lines(id);
+        // A short page: consecutive lines of the page, at least one of them content, each
+        // labelled as in the page, at most 24 lines and 3 on either side.
+        let short = lines(&format!("{id}@short"));
+        assert!(!short.is_empty() && short.len() <= 30, "{id}: {short:?}");
+        let at = page
+            .windows(short.len())
+            .position(|w| w == short.as_slice())
+            .unwrap_or_else(|| panic!("{id}: {short:?} is not a run of the page's lines"));
+        assert!(short.iter().any(|(_, l)| l == "1"), "{id}");
+        assert!(at + short.len() <= page.len());
+        // A shell: the menu and the footer, all boilerplate, no paragraph of the article.
+        let shell = lines(&format!("{id}@shell"));
+        assert_eq!(
+            shell.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>(),
+            ["Home News", "Contact us. All rights reserved."],
+            "{id}"
+        );
+        assert!(shell.iter().all(|(_, l)| l == "0"), "{id}: {shell:?}");
+    }
+}

@@ -145,6 +145,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     {
         super::check_writable(path)?;
     }
+    if let Some(v) = args.augment.iter().find(|&&v| v != train::Variant::Plain) {
+        bail!(
+            "--augment {v} needs each page's labelled lines: label the corpus with `mainline \
+             label --augment {v}` and cross-validate on that CSV (--cv) instead"
+        );
+    }
     let cv_mode = args.seed_table || !args.recipes.is_empty() || !args.recipe_files.is_empty();
     if !args.augment.is_empty() && (cv_mode || args.corpus.is_none()) {
         bail!(
@@ -212,8 +218,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
         if corpus.is_some() {
             for r in results {
+                // A short page holds part of its page's gold text and a shell none of it,
+                // so their word scores against the page's gold text mean nothing: they are
+                // scored by their lines only.
                 let variants: Vec<Option<train::Variant>> = std::iter::once(None)
-                    .chain(r.variant_lines.iter().map(|(v, _)| Some(*v)))
+                    .chain(
+                        r.variant_lines
+                            .iter()
+                            .map(|(v, _)| *v)
+                            .filter(|v| {
+                                matches!(v, train::Variant::Plain | train::Variant::Related)
+                            })
+                            .map(Some),
+                    )
                     .collect();
                 for v in variants {
                     all_pages.push(MethodPages {
@@ -268,8 +285,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     .iter()
                     .zip(&corpus.pages)
                     .map(|(html, page)| {
-                        v.apply(html)
-                            .with_context(|| format!("{}: rewriting as {v}", page.html.display()))
+                        let facts = train::PageFacts {
+                            id: &page.id,
+                            article_end: None,
+                            teasers: &[],
+                            lines: &[],
+                        };
+                        let out = v.apply(html, &facts).with_context(|| {
+                            format!("{}: rewriting as {v}", page.html.display())
+                        })?;
+                        Ok(out.unwrap_or_else(|| html.clone()))
                     })
                     .collect::<Result<_>>()?;
                 let pages = eval::page_level(&corpus, &rewritten, &methods, &mut |m| {
@@ -558,7 +583,13 @@ fn print_page_table(methods: &[MethodPages], resamples: usize, seed: u64) -> Res
                     .filter(|p| p.page_type.as_deref() == Some(t.as_str()))
                     .map(|p| p.scores.f1)
                     .collect();
-                out!(" {:>13.4}", eval::mean(&v));
+                // A page variant that applies to some page types only has no pages of
+                // the others.
+                if v.is_empty() {
+                    out!(" {:>13}", "–");
+                } else {
+                    out!(" {:>13.4}", eval::mean(&v));
+                }
             }
             outln!();
         }

@@ -10,8 +10,8 @@ use rayon::prelude::*;
 
 use crate::corpus::{Corpus, Page};
 use crate::extract::{Decision, Observe, Scorer};
-use crate::train::Variant;
 use crate::train::label::{self, Alignment};
+use crate::train::{LineSpan, PageFacts, Teaser, Variant};
 
 use super::{Failure, stream_file};
 
@@ -37,7 +37,8 @@ use super::{Failure, stream_file};
 #[command(after_help = "Examples:\n  \
     mainline label --corpus wcxb-dev -o training/wcxb-dev.csv\n  \
     mainline label --html page.html --gold page.txt\n  \
-    mainline label --corpus wcxb-dev --augment plain -o wcxb-dev-plain.csv\n\n\
+    mainline label --corpus wcxb-dev --augment plain -o wcxb-dev-plain.csv\n  \
+    mainline label --corpus wcxb-dev --augment related --augment short --augment shell \\\n      -o wcxb-dev.csv   (the built-in recipe's variants)\n\n\
     wcxb-dev: pages of the development split of WCXB, the Web Content eXtraction Benchmark\n\
     (Murrough Foley; CC-BY-4.0), in its layout: html/NNNN.html.gz and ground-truth/NNNN.json.")]
 pub struct Args {
@@ -58,9 +59,21 @@ pub struct Args {
     /// would have written it: HTML5 sectioning elements (article, main, nav, header,
     /// footer, aside, section, figure, ...) become div; class, id, role, microdata, aria-*
     /// and data-* attributes, Open Graph and Twitter <meta> and JSON-LD are dropped; the
-    /// text is untouched.
+    /// text is untouched. `related`: an article (page type `article` in the corpus's
+    /// metadata) followed, after its last content line, by a block of teasers of other
+    /// pages of the corpus (their titles and descriptions, as a related-stories grid or a
+    /// "more from" list), which its labels call boilerplate; other pages get no variant.
+    /// `short`: a window of 1-24 of the page's lines ending at a content line, with up to
+    /// three lines on either side, after its head (pages with content). `shell`: the page
+    /// without its content (what lies before its first content line and after its last,
+    /// when that is at most 40 lines), all of it boilerplate.
     #[arg(long, value_name = "VARIANT", value_parser = parse_variant)]
     augment: Vec<Variant>,
+
+    /// Also write each page variant as an HTML file, DIR/ID@VARIANT.html (in the page's
+    /// encoding), to see what was labelled. DIR must exist.
+    #[arg(long, value_name = "DIR", requires = "augment")]
+    write_variants: Option<PathBuf>,
 
     /// Write the CSV to FILE instead of standard output.
     #[arg(short, long, value_name = "FILE")]
@@ -131,16 +144,30 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .with_context(|| format!("writing the CSV to {name}"))?;
 
     let scorer: Arc<dyn Scorer> = Arc::new(Observe);
+    let teasers = if augment.contains(&Variant::Related) {
+        teaser_pool(&corpus.pages)
+    } else {
+        TeaserPool::default()
+    };
     let (mut pages, mut lines, mut content, mut failed) = (0usize, 0usize, 0usize, 0usize);
     let mut poor: Vec<(String, f64)> = Vec::new();
-    let (mut variant_lines, mut variant_poor) = (0usize, 0usize);
+    // Pages and lines of each variant, and the variants' pages that aligned poorly.
+    let mut variant_counts: std::collections::BTreeMap<Variant, (usize, usize)> =
+        std::collections::BTreeMap::new();
+    let mut variant_poor = 0usize;
     // Pages are labelled in parallel, a batch at a time, and written in corpus order.
     for batch in corpus.pages.chunks(64) {
         let results: Vec<Result<Labelled, (String, anyhow::Error)>> = batch
             .par_iter()
             .map(|page| {
-                label_page(page, &scorer, &augment)
-                    .map_err(|e| (page.html.display().to_string(), e))
+                label_page(
+                    page,
+                    &scorer,
+                    &augment,
+                    &teasers,
+                    args.write_variants.as_deref(),
+                )
+                .map_err(|e| (page.html.display().to_string(), e))
             })
             .collect();
         for result in results {
@@ -173,13 +200,23 @@ pub fn run(args: Args) -> Result<ExitCode> {
                                 None => l.page.id.clone(),
                             };
                             let variant = v.map_or("original", Variant::name);
-                            if v.is_some() {
-                                variant_lines += decisions.len();
-                                if alignment.is_poor() {
+                            // A short page holds part of the gold text and a shell none of
+                            // it: their alignment is as good as their page's.
+                            let whole = matches!(v, None | Some(Variant::Plain | Variant::Related));
+                            let aligned = if whole {
+                                !alignment.is_poor()
+                            } else {
+                                !l.alignment.is_poor()
+                            };
+                            if let Some(v) = v {
+                                let c = variant_counts.entry(v).or_default();
+                                c.0 += 1;
+                                c.1 += decisions.len();
+                                if !aligned {
                                     variant_poor += 1;
                                 }
                             }
-                            let aligned = Some(!alignment.is_poor());
+                            let aligned = Some(aligned);
                             for (d, &y) in decisions.iter().zip(&alignment.labels) {
                                 let mut fields =
                                     super::csv_fields(&doc, &l.page.group, (Some(y), aligned), d);
@@ -209,12 +246,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
     );
     if !augment.is_empty() {
         eprintln!(
-            "and their variants ({}): {variant_lines} lines; {variant_poor} poorly aligned",
+            "and their variants: {}; {variant_poor} poorly aligned",
             augment
                 .iter()
-                .map(|v| v.name())
+                .map(|v| {
+                    let (pages, lines) = variant_counts.get(v).copied().unwrap_or_default();
+                    format!("{v} {pages} pages, {lines} lines")
+                })
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join("; ")
         );
     }
     if !poor.is_empty() {
@@ -231,7 +271,111 @@ pub fn run(args: Args) -> Result<ExitCode> {
     })
 }
 
-fn label_page(page: &Page, scorer: &Arc<dyn Scorer>, augment: &[Variant]) -> Result<Labelled> {
+/// Teasers of the corpus's pages ([`Variant::Related`]), by the page's language.
+#[derive(Default)]
+struct TeaserPool {
+    /// Page id, language (lower case, before any `-`), teaser; in corpus order.
+    teasers: Vec<(String, String, Teaser)>,
+}
+
+impl TeaserPool {
+    /// The teasers a page may show: of other pages in its language when there are at
+    /// least 50 of them, else of every other page.
+    fn for_page(&self, id: &str, language: &str) -> Vec<Teaser> {
+        let same: Vec<Teaser> = self
+            .teasers
+            .iter()
+            .filter(|(i, l, _)| i != id && l == language)
+            .map(|(_, _, t)| t.clone())
+            .collect();
+        if same.len() >= 50 {
+            return same;
+        }
+        self.teasers
+            .iter()
+            .filter(|(i, _, _)| i != id)
+            .map(|(_, _, t)| t.clone())
+            .collect()
+    }
+}
+
+/// A page's language as the pool groups it: `en` for `en-GB`, `""` when unknown.
+fn language_key(language: Option<&str>) -> String {
+    language
+        .unwrap_or("")
+        .split(['-', '_'])
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
+/// The title and description of every page that has a title of 20–150 characters (and a
+/// description of 40–400 characters, when it has one that is not its title): what a
+/// related-stories block would show of it.
+fn teaser_pool(pages: &[Page]) -> TeaserPool {
+    let options = crate::Options::new().threshold(0.5);
+    let found: Vec<Option<(String, String, Teaser)>> = pages
+        .par_iter()
+        .map(|page| {
+            let html = read_page(&page.html).ok()?;
+            let doc = options.extract(&html).ok()?;
+            let meta = doc.metadata();
+            let title = headline(meta.title.as_deref()?);
+            if !(20..=150).contains(&title.chars().count()) {
+                return None;
+            }
+            let summary = meta
+                .description
+                .as_deref()
+                .map(str::trim)
+                .filter(|d| (40..=400).contains(&d.chars().count()) && *d != title)
+                .map(str::to_string);
+            let language = language_key(meta.language.as_deref());
+            Some((page.id.clone(), language, Teaser { title, summary }))
+        })
+        .collect();
+    TeaserPool {
+        teasers: found.into_iter().flatten().collect(),
+    }
+}
+
+/// A title as a headline: without a trailing ` | Site` or ` - Site` of at most 30
+/// characters when at least 20 characters are left.
+fn headline(title: &str) -> String {
+    let title = title.trim();
+    for sep in [" | ", " - ", " – ", " — ", " :: "] {
+        if let Some(at) = title.rfind(sep) {
+            let (head, tail) = (&title[..at], &title[at + sep.len()..]);
+            if tail.chars().count() <= 30 && head.chars().count() >= 20 {
+                return head.trim().to_string();
+            }
+        }
+    }
+    title.to_string()
+}
+
+/// A page's bytes as read (gzip undone).
+fn read_page(path: &Path) -> Result<Vec<u8>> {
+    let mut html = Vec::new();
+    super::read_input(path, |piece| {
+        html.extend_from_slice(piece);
+        Ok(())
+    })
+    .map_err(|e| match e {
+        Failure::Input(e) => e,
+        Failure::Output(e) => e.into(),
+    })?;
+    Ok(html)
+}
+
+fn label_page(
+    page: &Page,
+    scorer: &Arc<dyn Scorer>,
+    augment: &[Variant],
+    pool: &TeaserPool,
+    write_variants: Option<&Path>,
+) -> Result<Labelled> {
     let decisions = page_decisions(&page.html, scorer)?;
     let align = |decisions: &[Decision]| {
         let texts: Vec<&str> = decisions.iter().map(|d| d.line.text.as_str()).collect();
@@ -240,17 +384,49 @@ fn label_page(page: &Page, scorer: &Arc<dyn Scorer>, augment: &[Variant]) -> Res
     let alignment = align(&decisions);
     let mut variants = Vec::with_capacity(augment.len());
     if !augment.is_empty() {
-        let mut html = Vec::new();
-        super::read_input(&page.html, |piece| {
-            html.extend_from_slice(piece);
-            Ok(())
-        })
-        .map_err(|e| match e {
-            Failure::Input(e) => e,
-            Failure::Output(e) => e.into(),
-        })?;
+        let html = read_page(&page.html)?;
+        // An article's last content line, where a related-stories block would follow it.
+        let article = page.page_type.as_deref() == Some("article") && !alignment.is_poor();
+        let article_end = alignment
+            .labels
+            .iter()
+            .rposition(|&y| y)
+            .filter(|_| article)
+            .map(|i| (decisions[i].line.start + decisions[i].line.html_bytes) as usize);
+        let teasers = if augment.contains(&Variant::Related) && article_end.is_some() {
+            let language = crate::Options::new()
+                .threshold(0.5)
+                .extract(&html)
+                .ok()
+                .and_then(|d| d.metadata().language.clone());
+            pool.for_page(&page.id, &language_key(language.as_deref()))
+        } else {
+            Vec::new()
+        };
+        let spans: Vec<LineSpan> = decisions
+            .iter()
+            .zip(&alignment.labels)
+            .map(|(d, &content)| LineSpan {
+                start: d.line.start as usize,
+                end: (d.line.start + d.line.html_bytes) as usize,
+                content,
+            })
+            .collect();
+        let facts = PageFacts {
+            id: &page.id,
+            article_end,
+            teasers: &teasers,
+            lines: if alignment.is_poor() { &[] } else { &spans },
+        };
         for &v in augment {
-            let rewritten = v.apply(&html)?;
+            let Some(rewritten) = v.apply(&html, &facts)? else {
+                continue;
+            };
+            if let Some(dir) = write_variants {
+                let path = dir.join(format!("{}.html", crate::train::variant_doc(&page.id, v)));
+                fs::write(&path, &rewritten)
+                    .with_context(|| format!("writing the page variant {}", path.display()))?;
+            }
             let decisions = bytes_decisions(&rewritten, scorer)?;
             let alignment = align(&decisions);
             variants.push((v, decisions, alignment));

@@ -12,6 +12,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use super::{LineSpan, Teaser};
 use crate::{Error, Result};
 
 /// A rewriting of a page, labelled beside it for training.
@@ -21,26 +22,103 @@ pub enum Variant {
     /// [`plain`](super::plain): no HTML5 sectioning elements, no class, id, role, microdata,
     /// `aria-*` or `data-*` attributes, no Open Graph, Twitter or JSON-LD metadata.
     Plain,
+    /// [`related`](super::related): an article followed by a block of teasers of other
+    /// pages (headlines and summaries), after its last content line. Articles only.
+    Related,
+    /// [`short`](super::short): a window of the page's content lines, with at most three
+    /// lines on either side, after its head: a short page. Pages with content only.
+    Short,
+    /// [`shell`](super::shell): the page without its content (what lies before its first
+    /// content line and after its last), as a page drawn by scripts arrives. Pages with
+    /// content and something around it only.
+    Shell,
+}
+
+/// What a variant may need to know of a page besides its bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct PageFacts<'a> {
+    /// The page's id: it seeds every choice a variant makes, so a page's variant is the
+    /// same on every run.
+    pub id: &'a str,
+    /// Where the page's last content line ends (a byte offset in the page as read), when
+    /// the page is an article with content; `None` otherwise.
+    pub article_end: Option<usize>,
+    /// Teasers of other pages (in the page's language where there are enough) for
+    /// [`Variant::Related`] to draw from.
+    pub teasers: &'a [Teaser],
+    /// The page's lines (where their bytes are, whether they are content), for
+    /// [`Variant::Short`]; empty when they are not known.
+    pub lines: &'a [LineSpan],
 }
 
 impl Variant {
     /// Every variant.
-    pub const ALL: [Variant; 1] = [Variant::Plain];
+    pub const ALL: [Variant; 4] = [
+        Variant::Plain,
+        Variant::Related,
+        Variant::Short,
+        Variant::Shell,
+    ];
 
     /// The variant's name, as the CSV's `variant` column and recipes write it.
     pub fn name(self) -> &'static str {
         match self {
             Variant::Plain => "plain",
+            Variant::Related => "related",
+            Variant::Short => "short",
+            Variant::Shell => "shell",
         }
     }
 
-    /// The page `html` (bytes as read) rewritten as this variant.
+    /// The page `html` (bytes as read) rewritten as this variant, or `None` when the
+    /// variant does not apply to the page ([`Variant::Related`]: a page that is not an
+    /// article with content, that has no teasers to draw from, or whose encoding is not
+    /// ASCII-compatible; [`Variant::Short`]: a page without content lines, or whose
+    /// encoding is not ASCII-compatible; [`Variant::Shell`]: a page without content lines
+    /// or with nothing around them).
     ///
     /// # Errors
     /// As [`plain`](super::plain).
-    pub fn apply(self, html: &[u8]) -> Result<Vec<u8>> {
+    pub fn apply(self, html: &[u8], page: &PageFacts<'_>) -> Result<Option<Vec<u8>>> {
         match self {
-            Variant::Plain => super::plain(html),
+            Variant::Plain => super::plain(html).map(Some),
+            Variant::Related => {
+                let Some(after) = page.article_end else {
+                    return Ok(None);
+                };
+                let encoding = crate::input::sniff(html, true).encoding;
+                if !encoding.is_ascii_compatible() || page.teasers.len() < 3 {
+                    return Ok(None);
+                }
+                let mut rng = super::related::Rng::for_page(page.id, 0x0072_656c_6174_6564);
+                let n = (3 + rng.below(6)).min(page.teasers.len());
+                let mut picked: Vec<usize> = Vec::with_capacity(n);
+                while picked.len() < n {
+                    let i = rng.below(page.teasers.len());
+                    if !picked.contains(&i) {
+                        picked.push(i);
+                    }
+                }
+                let teasers: Vec<Teaser> =
+                    picked.iter().map(|&i| page.teasers[i].clone()).collect();
+                let utf8 = encoding == encoding_rs::UTF_8;
+                Ok(Some(super::related(
+                    html,
+                    after,
+                    &teasers,
+                    rng.next(),
+                    utf8,
+                )))
+            }
+            Variant::Short => {
+                let encoding = crate::input::sniff(html, true).encoding;
+                if !encoding.is_ascii_compatible() {
+                    return Ok(None);
+                }
+                let mut rng = super::related::Rng::for_page(page.id, 0x0073_686f_7274);
+                Ok(super::short(html, page.lines, rng.next()))
+            }
+            Variant::Shell => Ok(super::shell(html, page.lines)),
         }
     }
 }

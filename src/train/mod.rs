@@ -47,11 +47,13 @@ mod mlp;
 mod params;
 mod plain;
 mod recipe;
+mod related;
+mod short;
 mod split;
 mod stacked;
 mod trees;
 
-pub use augment::{Augment, AugmentStages, Variant, original_doc, variant_doc};
+pub use augment::{Augment, AugmentStages, PageFacts, Variant, original_doc, variant_doc};
 pub use dataset::{
     Dataset, read_aligned, read_hints, read_labelled_csv, read_labelled_csv_from, read_paths,
     read_signatures, read_variants,
@@ -61,6 +63,8 @@ pub use metrics::LineMetrics;
 pub use params::{ModelType, ThresholdObjective, ThresholdRows, TrainParams};
 pub use plain::{SEMANTIC_ELEMENTS, plain};
 pub use recipe::{Recipe, StackRecipe};
+pub use related::{Teaser, related};
+pub use short::{LineSpan, shell, short};
 pub(crate) use split::{group_kfold, group_split};
 pub use stacked::{StackParams, StageInputs, train_stacked};
 #[cfg(all(test, feature = "cli"))]
