@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Shared by the recipes: builds mainline and labels the WCXB development pages once.
+# Shared by the recipes: builds mainline and labels the WCXB development pages once, with
+# the page variants the built-in recipe trains on (recipes that name none ignore them).
 # Sourced, not run. Sets MAINLINE (the binary) and DATA (the labelled CSV).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,6 +17,7 @@ mkdir -p "$WORK"
 # The labelled CSV depends on the splitter, the features and the alignment: rebuild it
 # whenever the binary is newer than it.
 if [ ! -s "$DATA" ] || [ "$MAINLINE" -nt "$DATA" ]; then
-  "$MAINLINE" label --corpus "$CORPUS" -o "$DATA.tmp"
+  "$MAINLINE" label --corpus "$CORPUS" --augment related --augment short --augment shell \
+    -o "$DATA.tmp"
   mv "$DATA.tmp" "$DATA"
 fi
