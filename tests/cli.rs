@@ -31,6 +31,41 @@ fn filter_prints_the_article_without_menu_sidebar_comments_or_footer() {
 }
 
 #[test]
+fn short_pages_come_out_whole_and_a_menu_alone_comes_out_empty() {
+    // Pages of a handful of lines, each of which is all content: the built-in model keeps
+    // every line (the list that ends an article, the paragraphs around a code block).
+    for name in [
+        "short-list",
+        "short-code",
+        "short-notes",
+        "para-5-list",
+        "code",
+    ] {
+        let out = stdout_of(&["filter", sample(&format!("{name}.html")).to_str().unwrap()]);
+        let gold = std::fs::read_to_string(sample(&format!("{name}.txt"))).unwrap();
+        assert_eq!(words(&out), words(&gold), "{name}:\n{out}");
+    }
+    // A page whose content never arrived (drawn by a script): its menu and footer are not
+    // its main text, however short the page.
+    let dir = scratch();
+    for (i, page) in [
+        "<nav><ul><li><a href=/>Home</a><li><a href=/a>About</a></ul></nav>",
+        "<nav><a href=/>Home</a></nav>",
+        "<html><body><header><a href=/>Shop</a> <a href=/cart>Cart (0)</a></header>\
+         <div id=app></div><footer><a href=/privacy>Privacy</a> <a href=/terms>Terms</a> \
+         © 2026 Shop Ltd</footer></body></html>",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let path = dir.path().join(format!("menu-{i}.html"));
+        std::fs::write(&path, page).unwrap();
+        let out = stdout_of(&["filter", path.to_str().unwrap()]);
+        assert_eq!(out, "", "{page}");
+    }
+}
+
+#[test]
 fn the_threshold_rule_keeps_dense_lines_only() {
     let out = stdout_of(&[
         "filter",

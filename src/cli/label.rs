@@ -65,8 +65,8 @@ pub struct Args {
     /// "more from" list), which its labels call boilerplate; other pages get no variant.
     /// `short`: a window of 1-24 of the page's lines ending at a content line, with up to
     /// three lines on either side, after its head (pages with content). `shell`: the page
-    /// without its content (what lies before its first content line and after its last,
-    /// when that is at most 40 lines), all of it boilerplate.
+    /// without its content (its first lines before its first content line and its last
+    /// lines after its last, 1-5 on either side), all of it boilerplate.
     #[arg(long, value_name = "VARIANT", value_parser = parse_variant)]
     augment: Vec<Variant>,
 

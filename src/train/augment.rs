@@ -28,9 +28,10 @@ pub enum Variant {
     /// [`short`](super::short): a window of the page's content lines, with at most three
     /// lines on either side, after its head: a short page. Pages with content only.
     Short,
-    /// [`shell`](super::shell): the page without its content (what lies before its first
-    /// content line and after its last), as a page drawn by scripts arrives. Pages with
-    /// content and something around it only.
+    /// [`shell`](super::shell): the page without its content (its first lines before its
+    /// first content line and its last lines after its last, at most 5 on either side),
+    /// as a page drawn by scripts arrives. Pages with content and something around it
+    /// only.
     Shell,
 }
 
@@ -118,7 +119,10 @@ impl Variant {
                 let mut rng = super::related::Rng::for_page(page.id, 0x0073_686f_7274);
                 Ok(super::short(html, page.lines, rng.next()))
             }
-            Variant::Shell => Ok(super::shell(html, page.lines)),
+            Variant::Shell => {
+                let mut rng = super::related::Rng::for_page(page.id, 0x0073_6865_6c6c);
+                Ok(super::shell(html, page.lines, rng.next()))
+            }
         }
     }
 }

@@ -15,9 +15,9 @@
 //! drawn from the page's id, so the variant is the same on every run.
 //!
 //! Short pages without content are common too: a page whose content a script draws
-//! arrives as its head, its menus and its footer. [`shell`] cuts a page's content out,
-//! so that `mainline label --augment shell` labels what is left as such a page, all of it
-//! boilerplate.
+//! arrives as its head, the top of its menus and its footer. [`shell`] cuts a page down to
+//! its first and last lines around its content, so that `mainline label --augment shell`
+//! labels it as such a page, all of it boilerplate.
 
 use super::related::Rng;
 
@@ -100,14 +100,17 @@ pub fn short(html: &[u8], lines: &[LineSpan], seed: u64) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// Most lines a [`shell`] keeps: a page whose content a script draws arrives short (a
-/// menu, a footer); the boilerplate of a long page without its content is no such page.
-pub(crate) const MAX_SHELL_LINES: usize = 40;
+/// Most lines a [`shell`] keeps on either side of the content it leaves out: a page whose
+/// content a script draws arrives short (the top of a menu, a footer), not with all the
+/// boilerplate of a long page.
+pub(crate) const MAX_SHELL_SIDE: usize = 5;
 
-/// The page `html` (its bytes as read) without its content: what lies before its first
-/// content line and after its last, as a page whose content a script would have drawn
-/// arrives (`mainline label --augment shell`); `None` when the page has no content line,
-/// or when nothing or more than 40 lines would be left around it.
+/// The page `html` (its bytes as read) without its content, as a page whose content a
+/// script would have drawn arrives (`mainline label --augment shell`): its first lines
+/// before its first content line and its last lines after its last content line, at most
+/// the same number on either side, drawn from `seed` between 1 and 5; `None` when the page
+/// has no content line or nothing around it. The head stays (it is part of the first
+/// line); without a line before the content, so does everything up to the `<body>` tag.
 ///
 /// ```
 /// use mainline::train::{LineSpan, shell};
@@ -115,21 +118,28 @@ pub(crate) const MAX_SHELL_LINES: usize = 40;
 /// let page = b"<body><nav>Home</nav><p>One.</p><p>Two.</p><footer>(c)</footer></body>";
 /// let span = |start, end, content| LineSpan { start, end, content };
 /// let lines = [span(0, 21, false), span(21, 32, true), span(32, 43, true), span(43, 61, false)];
-/// let out = shell(page, &lines).unwrap();
+/// let out = shell(page, &lines, 7).unwrap();
 /// assert_eq!(out, b"<body><nav>Home</nav><footer>(c)</footer></body>");
 /// ```
-pub fn shell(html: &[u8], lines: &[LineSpan]) -> Option<Vec<u8>> {
+pub fn shell(html: &[u8], lines: &[LineSpan], seed: u64) -> Option<Vec<u8>> {
     let first = lines.iter().position(|l| l.content)?;
     let last = lines.iter().rposition(|l| l.content)?;
-    let left = first + (lines.len() - 1 - last);
-    if left == 0 || left > MAX_SHELL_LINES {
+    let side = 1 + Rng::new(seed).below(MAX_SHELL_SIDE);
+    let (before, after) = (first.min(side), (lines.len() - 1 - last).min(side));
+    if before + after == 0 {
         return None;
     }
-    let a = lines[first].start.min(html.len());
-    let b = lines[last].end.clamp(a, html.len());
-    let mut out = Vec::with_capacity(html.len() - (b - a));
-    out.extend_from_slice(&html[..a]);
-    out.extend_from_slice(&html[b..]);
+    let mut out = Vec::new();
+    if before > 0 {
+        out.extend_from_slice(&html[..lines[before - 1].end.min(html.len())]);
+    } else if let Some(head) = body_start(html).filter(|&h| h <= lines[first].start) {
+        out.extend_from_slice(&html[..head]);
+    }
+    if after > 0 {
+        out.extend_from_slice(&html[lines[lines.len() - after].start.min(html.len())..]);
+    } else {
+        out.extend_from_slice(b"\n</body></html>\n");
+    }
     Some(out)
 }
 
@@ -194,18 +204,23 @@ mod tests {
     }
 
     #[test]
-    fn a_shell_is_the_page_around_its_content() {
+    fn a_shell_is_the_first_and_last_lines_around_the_content() {
         let (html, lines) = page(40);
-        let out = String::from_utf8(shell(&html, &lines).unwrap()).unwrap();
-        let kept: Vec<usize> = (0..40)
-            .filter(|i| out.contains(&format!("line {i:03}")))
-            .collect();
-        assert_eq!(kept, (0..10).chain(30..40).collect::<Vec<_>>());
-        // A long page's boilerplate is not a shell.
-        let mut long = lines.clone();
-        long.extend((0..MAX_SHELL_LINES).map(|_| lines[39]));
-        assert_eq!(shell(&html, &long), None);
-        assert!(out.ends_with("</body></html>"));
+        let mut sides = std::collections::BTreeSet::new();
+        for seed in 0..200 {
+            let out = String::from_utf8(shell(&html, &lines, seed).unwrap()).unwrap();
+            let kept: Vec<usize> = (0..40)
+                .filter(|i| out.contains(&format!("line {i:03}")))
+                .collect();
+            // The same number of lines on either side (the page has 10 of each), from the
+            // top of the page and from its end, and no content.
+            let n = kept.len() / 2;
+            assert!((1..=MAX_SHELL_SIDE).contains(&n), "{seed}: {kept:?}");
+            assert_eq!(kept, (0..n).chain(40 - n..40).collect::<Vec<_>>(), "{seed}");
+            assert!(out.starts_with("<!doctype html>") && out.ends_with("</body></html>"));
+            sides.insert(n);
+        }
+        assert_eq!(sides.len(), MAX_SHELL_SIDE, "{sides:?}");
         // A page that is all content has nothing around it.
         let all: Vec<LineSpan> = lines
             .iter()
@@ -214,7 +229,7 @@ mod tests {
                 ..*l
             })
             .collect();
-        assert_eq!(shell(&html, &all), None);
+        assert_eq!(shell(&html, &all, 1), None);
     }
 
     #[test]
