@@ -954,13 +954,18 @@ impl Extractor {
             self.scorer.decide_stage2_rows(rows, width, &mut p.decided);
         }
         p.floor(
-            range,
+            range.clone(),
             if short {
                 stack::floor::SHORT
             } else {
                 stack::floor::LONG
             },
         );
+        if last {
+            p.rescue(range);
+        } else {
+            p.split = true;
+        }
         for ((line, features, hints), &(score, keep)) in p.lines.drain(..decided).zip(&p.decided) {
             self.out.push_back(Decision {
                 line,
@@ -1032,6 +1037,11 @@ struct PageBlock {
     rows: Vec<f32>,
     /// Each line's text and prose bytes ([`stack::floor::line_bytes`]).
     prose: Vec<(u64, u64)>,
+    /// Each line's text outside the landmarks ([`stack::floor::body_bytes`]).
+    body: Vec<u64>,
+    /// Whether a block of the page was decided before this one (the page is longer than
+    /// a block, and [`stack::floor::rescue`], which reads a whole page, does not apply).
+    split: bool,
     /// The decisions (score, keep) of the lines decided in the block, before they are
     /// queued.
     decided: Vec<(f32, bool)>,
@@ -1067,6 +1077,8 @@ impl PageBlock {
             base: Vec::new(),
             rows: Vec::new(),
             prose: Vec::with_capacity(n),
+            body: Vec::with_capacity(n),
+            split: false,
             decided: Vec::new(),
             keep: Vec::new(),
             floor_scores: Vec::new(),
@@ -1096,6 +1108,8 @@ impl PageBlock {
             base,
             rows: _,
             prose,
+            body,
+            split,
             decided,
             keep,
             floor_scores,
@@ -1112,6 +1126,8 @@ impl PageBlock {
         hints.clear();
         base.clear();
         prose.clear();
+        body.clear();
+        *split = false;
         decided.clear();
         keep.clear();
         floor_scores.clear();
@@ -1125,6 +1141,23 @@ impl PageBlock {
         self.floor_scores.clear();
         self.floor_scores.extend(self.decided.iter().map(|d| d.0));
         if floor.apply(&self.floor_scores, &self.prose[range], &mut self.keep) {
+            for (d, &k) in self.decided.iter_mut().zip(&self.keep) {
+                d.1 = k;
+            }
+        }
+    }
+
+    /// Applies [`stack::floor::rescue`] to the decisions of the page's lines, when the
+    /// block holds the whole page: `range` is the lines decided in it.
+    fn rescue(&mut self, range: std::ops::Range<usize>) {
+        if self.split {
+            return;
+        }
+        self.keep.clear();
+        self.keep.extend(self.decided.iter().map(|d| d.1));
+        self.floor_scores.clear();
+        self.floor_scores.extend(self.decided.iter().map(|d| d.0));
+        if stack::floor::rescue(&self.floor_scores, &self.body[range], &mut self.keep) {
             for (d, &k) in self.decided.iter_mut().zip(&self.keep) {
                 d.1 = k;
             }
@@ -1145,6 +1178,7 @@ impl PageBlock {
         }
         self.prose
             .push(stack::floor::line_bytes(weight, link_density, landmark));
+        self.body.push(stack::floor::body_bytes(weight, landmark));
         self.weights.push(weight);
         self.paths.push(line.path);
         if self.repeats {
@@ -1184,6 +1218,7 @@ impl PageBlock {
         self.weights.drain(..k);
         self.paths.drain(..k);
         self.prose.drain(..k);
+        self.body.drain(..k);
         if self.repeats {
             self.sigs.drain(..k);
         }

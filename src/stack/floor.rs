@@ -21,6 +21,13 @@
 //! Either way every line scored at least as high as the lowest prose line kept is kept as
 //! well. The floor only ever adds lines, and the lines it adds are the ones the model
 //! scored highest: what the model ranks is kept, where its threshold would have cut.
+//!
+//! A page without prose can still have a main text: a listing's product names and prices,
+//! a shop's category links, lines of fewer than 40 bytes or mostly links. [`rescue`] keeps
+//! such a page from coming out empty: when a whole page keeps nothing although it has at
+//! least [`BODY_MIN_BYTES`] of text outside the landmarks, its lines outside the landmarks
+//! scored at least [`RESCUE_NEAR_BEST`] of the best of them are kept. A page whose text is
+//! all menus and footers (a page drawn by scripts before they run) stays empty.
 
 /// Lines with less text than this (bytes) are not prose: menus, buttons, captions.
 pub const PROSE_MIN_BYTES: u64 = 40;
@@ -30,6 +37,14 @@ pub const PROSE_MAX_LINK_DENSITY: f64 = 0.5;
 
 /// Pages (blocks) with less prose than this, in bytes, are left as decided.
 pub const PAGE_MIN_BYTES: u64 = 250;
+
+/// A whole page that keeps nothing although it holds at least this much text (bytes)
+/// outside the navigation, footer and aside landmarks is [`rescue`]d.
+pub const BODY_MIN_BYTES: u64 = 250;
+
+/// The lines [`rescue`] keeps: those outside the landmarks scored at least this fraction
+/// of the best such line's score.
+pub const RESCUE_NEAR_BEST: f32 = 0.5;
 
 /// When the floor applies, and how much of the prose it then keeps.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -95,6 +110,50 @@ pub fn prose_bytes(text_bytes: u64, link_density: f32, landmark: bool) -> u64 {
 pub fn line_bytes(ln_text_bytes: f32, link_density: f32, landmark: bool) -> (u64, u64) {
     let text = super::page::text_bytes(ln_text_bytes);
     (text, prose_bytes(text, link_density, landmark))
+}
+
+/// The text of a line outside the navigation, footer and aside landmarks, in bytes (0 in
+/// a landmark), from its `ln_text_bytes` feature, as [`rescue`] counts it.
+#[inline]
+pub fn body_bytes(ln_text_bytes: f32, landmark: bool) -> u64 {
+    if landmark {
+        0
+    } else {
+        super::page::text_bytes(ln_text_bytes)
+    }
+}
+
+/// Keeps a whole page from coming out empty when it has text outside its landmarks:
+/// `scores` are its lines' scores, `body` their [`body_bytes`] and `keep` the decisions.
+/// When nothing is kept and the lines hold at least [`BODY_MIN_BYTES`] of body text, the
+/// lines with body text scored at least [`RESCUE_NEAR_BEST`] of the best of them are kept.
+/// Returns whether anything was added. Apply it to a whole page, not to a block of one:
+/// a block of a long page may rightly keep nothing.
+///
+/// # Panics
+/// When the slices differ in length.
+pub fn rescue(scores: &[f32], body: &[u64], keep: &mut [bool]) -> bool {
+    assert!(
+        scores.len() == body.len() && body.len() == keep.len(),
+        "one value per line"
+    );
+    if keep.iter().any(|&k| k) || body.iter().sum::<u64>() < BODY_MIN_BYTES {
+        return false;
+    }
+    let best = scores
+        .iter()
+        .zip(body)
+        .filter(|(_, b)| **b > 0)
+        .map(|(&s, _)| s)
+        .fold(f32::NEG_INFINITY, f32::max);
+    let mut changed = false;
+    for ((k, &s), &b) in keep.iter_mut().zip(scores).zip(body) {
+        if b > 0 && s >= RESCUE_NEAR_BEST * best {
+            *k = true;
+            changed = true;
+        }
+    }
+    changed
 }
 
 /// Whether a line's [`crate::lines::Line::context`] lies in a navigation, footer or aside
@@ -264,6 +323,28 @@ mod tests {
     }
 
     #[test]
+    fn a_whole_page_with_body_text_is_rescued_only_when_empty() {
+        let scores = [0.2, 0.3, 0.1, 0.4];
+        // The best body line scores 0.3 (line 3, 0.4, is in a landmark): lines of at
+        // least 0.15 with body text are kept.
+        let body = [100, 100, 100, 0];
+        let mut keep = [false; 4];
+        assert!(rescue(&scores, &body, &mut keep));
+        assert_eq!(keep, [true, true, false, false]);
+        // A page that keeps something is left alone.
+        let mut keep = [false, false, true, false];
+        assert!(!rescue(&scores, &body, &mut keep));
+        assert_eq!(keep, [false, false, true, false]);
+        // Menus and footers alone, or too little text: left empty.
+        let mut keep = [false; 4];
+        assert!(!rescue(&scores, &[0, 0, 0, 0], &mut keep));
+        assert!(!rescue(&scores, &[100, 100, 49, 0], &mut keep));
+        assert_eq!(keep, [false; 4]);
+        assert_eq!(body_bytes(f64::from(100u32).ln_1p() as f32, false), 100);
+        assert_eq!(body_bytes(f64::from(100u32).ln_1p() as f32, true), 0);
+    }
+
+    #[test]
     fn text_bytes_come_back_from_the_feature() {
         assert_eq!(
             line_bytes(f64::from(100u32).ln_1p() as f32, 0.25, false),
@@ -292,6 +373,21 @@ mod doc_examples {
         let mut keep = [false; 4];
         assert!(SHORT.apply(&scores, &bytes, &mut keep));
         assert_eq!(keep, [true, true, true, false]);
+        Ok(())
+    }
+
+    #[test]
+    fn doc_stack_floor_rescue() -> Result<(), Box<dyn std::error::Error>> {
+        use crate::stack::floor::rescue;
+
+        // A listing: product names and prices in short link lines the model scores low,
+        // and a footer (no body text). The names are kept; the prices, scored under half
+        // the best name, are not.
+        let scores = [0.30, 0.28, 0.12, 0.26, 0.11, 0.05];
+        let body = [120, 110, 20, 100, 20, 0];
+        let mut keep = [false; 6];
+        assert!(rescue(&scores, &body, &mut keep));
+        assert_eq!(keep, [true, true, false, true, false, false]);
         Ok(())
     }
 }

@@ -581,3 +581,63 @@ fn the_built_in_model_keeps_a_long_page_of_prose_whole_across_its_blocks() {
     let dropped: Vec<usize> = (0..n).filter(|&i| !decisions[i].keep).collect();
     assert!(dropped.is_empty(), "lines dropped: {dropped:?}");
 }
+
+/// The built-in model with a second-stage threshold of 1, which no score reaches: every page keeps
+/// nothing, so what comes out is the floor's and the rescue's.
+fn dropping_everything() -> Arc<dyn Scorer> {
+    let mut model = Model::from_json(include_str!("../../models/default.json")).unwrap();
+    model.stack.as_mut().expect("a two-stage model").threshold = 1.0;
+    Arc::new(ModelScorer::new(model).unwrap())
+}
+
+/// The texts of the kept lines of `html`, read in pieces of `chunk` bytes.
+fn kept(html: &str, chunk: usize, scorer: Arc<dyn Scorer>) -> Vec<String> {
+    decide_in(html.as_bytes(), chunk, scorer)
+        .into_iter()
+        .filter(|d| d.keep)
+        .map(|d| d.line.text)
+        .collect()
+}
+
+#[test]
+fn a_page_of_short_lines_dropped_whole_keeps_its_best_lines_outside_the_landmarks() {
+    // A listing: no line is prose (names and prices, under 40 bytes), so the floor has
+    // nothing to keep; the rescue keeps the best scored lines outside the nav and footer.
+    let products: String = (0..12)
+        .map(|i| format!("<li><a href=/p/{i}><h3>Walnut side table no. {i}</h3></a><span>$ {i}9.00</span></li>\n"))
+        .collect();
+    let html = format!(
+        "<html><body><nav><a href=/>Home</a> <a href=/sale>Sale</a></nav>\n<main><ul>\n{products}</ul></main>\n\
+         <footer><a href=/privacy>Privacy</a> <a href=/terms>Terms of use and sale</a></footer></body></html>"
+    );
+    let scorer = dropping_everything();
+    let whole = kept(&html, 1 << 20, scorer.clone());
+    assert!(
+        whole.iter().any(|t| t.contains("Walnut side table no. 3")),
+        "{whole:?}"
+    );
+    assert!(
+        whole
+            .iter()
+            .all(|t| !t.contains("Home") && !t.contains("Privacy")),
+        "{whole:?}"
+    );
+    // The same in any pieces.
+    assert_eq!(kept(&html, 7, scorer.clone()), whole);
+    // Menus and a footer alone, and a page with too little text outside them, stay empty.
+    let menus = "<nav><a href=/>Home</a> <a href=/a>About us and our shops</a></nav>\n\
+                 <footer>Privacy. Terms of use and sale. © 2026 Shop Ltd, all rights reserved.</footer>";
+    assert!(kept(menus, 1 << 20, scorer.clone()).is_empty());
+    let little = "<nav><a href=/>Home</a></nav><p>Loading…</p><footer>© 2026 Shop Ltd</footer>";
+    assert!(kept(little, 1 << 20, scorer).is_empty());
+}
+
+#[test]
+fn a_page_longer_than_a_block_is_not_rescued() {
+    // Each block of a long page may rightly keep nothing: the rescue reads whole pages.
+    let n = page::MAX_LINES + 200;
+    let html: String = (0..n)
+        .map(|i| format!("<div><a href=/p/{i}>Item {i}</a></div>\n"))
+        .collect();
+    assert!(kept(&html, 1 << 20, dropping_everything()).is_empty());
+}

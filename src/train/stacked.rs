@@ -143,6 +143,8 @@ fn pages(data: &Dataset, rows: &[usize]) -> Vec<std::ops::Range<usize>> {
 struct PageBlock {
     lines: std::ops::Range<usize>,
     decided: std::ops::Range<usize>,
+    /// Whether the block holds its whole page (the page fits in one block).
+    whole: bool,
 }
 
 /// The blocks that the pages of `rows` are cut into for a page-level second stage, in the
@@ -160,6 +162,7 @@ fn page_blocks(data: &Dataset, inputs: &StageInputs, rows: &[usize]) -> Vec<Page
                 out.push(PageBlock {
                     lines: start..i + 1,
                     decided: start + context..start + h.decided_end,
+                    whole: false,
                 });
                 blocks = stack::page::Blocks::carrying(&weights[h.carry_start..]);
                 context = h.decided_end - h.carry_start;
@@ -170,6 +173,7 @@ fn page_blocks(data: &Dataset, inputs: &StageInputs, rows: &[usize]) -> Vec<Page
             out.push(PageBlock {
                 lines: start..range.end,
                 decided: start + context..range.end,
+                whole: start == range.start,
             });
         }
     }
@@ -346,6 +350,7 @@ pub fn stage2_rows(
         for PageBlock {
             lines: block,
             decided,
+            ..
         } in page_blocks(data, inputs, rows)
         {
             let r: Vec<usize> = block.clone().map(|j| rows[j]).collect();
@@ -660,7 +665,8 @@ pub fn decide_stacked(
 
 /// The decisions from the scores and thresholds of [`score_stacked`]: a line is kept when
 /// its score reaches its threshold, and with a page-level second stage the floor of
-/// [`stack::floor`] is applied to each block of a page, as the extractor applies it.
+/// [`stack::floor`] is applied to each block of a page and [`stack::floor::rescue`] to a
+/// page of one block, as the extractor applies them.
 #[cfg(feature = "cli")]
 pub fn keep_stacked(
     model: &Model,
@@ -690,7 +696,18 @@ pub fn keep_stacked(
                     )
                 })
                 .collect();
-            floor.apply(&scores, &bytes, &mut keep[block.decided]);
+            floor.apply(&scores, &bytes, &mut keep[block.decided.clone()]);
+            if block.whole {
+                let body: Vec<u64> = block
+                    .decided
+                    .clone()
+                    .map(|i| {
+                        let r = rows[i];
+                        stack::floor::body_bytes(inputs.weight[r], inputs.landmark[r])
+                    })
+                    .collect();
+                stack::floor::rescue(&scores, &body, &mut keep[block.decided]);
+            }
         }
     }
     keep
