@@ -1136,15 +1136,13 @@ impl PageBlock {
     /// Applies a [`stack::floor`] to the decisions of the block's lines `range` (those
     /// decided in it, after the context).
     fn floor(&mut self, range: std::ops::Range<usize>, floor: stack::floor::Floor) {
-        self.keep.clear();
-        self.keep.extend(self.decided.iter().map(|d| d.1));
-        self.floor_scores.clear();
-        self.floor_scores.extend(self.decided.iter().map(|d| d.0));
-        if floor.apply(&self.floor_scores, &self.prose[range], &mut self.keep) {
-            for (d, &k) in self.decided.iter_mut().zip(&self.keep) {
-                d.1 = k;
-            }
-        }
+        let prose = &self.prose[range];
+        redecide(
+            &mut self.decided,
+            &mut self.keep,
+            &mut self.floor_scores,
+            |scores, keep| floor.apply(scores, prose, keep),
+        );
     }
 
     /// Applies [`stack::floor::rescue`] to the decisions of the page's lines, when the
@@ -1153,15 +1151,13 @@ impl PageBlock {
         if self.split {
             return;
         }
-        self.keep.clear();
-        self.keep.extend(self.decided.iter().map(|d| d.1));
-        self.floor_scores.clear();
-        self.floor_scores.extend(self.decided.iter().map(|d| d.0));
-        if stack::floor::rescue(&self.floor_scores, &self.body[range], &mut self.keep) {
-            for (d, &k) in self.decided.iter_mut().zip(&self.keep) {
-                d.1 = k;
-            }
-        }
+        let body = &self.body[range];
+        redecide(
+            &mut self.decided,
+            &mut self.keep,
+            &mut self.floor_scores,
+            |scores, keep| stack::floor::rescue(scores, body, keep),
+        );
     }
 
     /// Adds a line; true when the block is full.
@@ -1229,6 +1225,26 @@ impl PageBlock {
         self.context = h.decided_end - k;
         self.blocks = stack::page::Blocks::carrying(&self.weights);
         debug_assert_eq!(self.lines.len() + self.context, self.scores.len());
+    }
+}
+
+/// Lets `add` (a floor, the rescue) add to the `decided` lines' decisions: it gets their
+/// scores and decisions, copied into the scratch vectors `scores` and `keep`, and says
+/// whether it added a line.
+fn redecide(
+    decided: &mut [(f32, bool)],
+    keep: &mut Vec<bool>,
+    scores: &mut Vec<f32>,
+    add: impl FnOnce(&[f32], &mut [bool]) -> bool,
+) {
+    keep.clear();
+    keep.extend(decided.iter().map(|d| d.1));
+    scores.clear();
+    scores.extend(decided.iter().map(|d| d.0));
+    if add(scores, keep) {
+        for (d, &k) in decided.iter_mut().zip(keep.iter()) {
+            d.1 = k;
+        }
     }
 }
 

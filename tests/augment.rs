@@ -16,9 +16,12 @@ fn read_csv(path: &std::path::Path) -> (Vec<String>, Vec<Vec<String>>) {
     (header, rows)
 }
 
-fn label(args: &[&str], out: &std::path::Path) {
+/// `mainline label --corpus CORPUS -o OUT ARGS…`, which must succeed.
+fn label_corpus(corpus: &std::path::Path, args: &[&str], out: &std::path::Path) {
     let result = mainline()
-        .args(["label", "--corpus", "data/samples", "-o"])
+        .args(["label", "--corpus"])
+        .arg(corpus)
+        .arg("-o")
         .arg(out)
         .args(args)
         .output()
@@ -28,6 +31,10 @@ fn label(args: &[&str], out: &std::path::Path) {
         "{}",
         String::from_utf8_lossy(&result.stderr)
     );
+}
+
+fn label(args: &[&str], out: &std::path::Path) {
+    label_corpus("data/samples".as_ref(), args, out);
 }
 
 #[test]
@@ -309,21 +316,13 @@ fn label_augment_related_follows_articles_with_teasers_of_other_pages_labelled_b
     let variants = dir.path().join("variants");
     std::fs::create_dir(&variants).unwrap();
     let csv = dir.path().join("related.csv");
+    let write_variants = variants.to_str().unwrap();
     let run = |out: &std::path::Path| {
-        let result = mainline()
-            .args(["label", "--augment", "related", "--corpus"])
-            .arg(&corpus)
-            .arg("--write-variants")
-            .arg(&variants)
-            .arg("-o")
-            .arg(out)
-            .output()
-            .unwrap();
-        assert!(
-            result.status.success(),
-            "{}",
-            String::from_utf8_lossy(&result.stderr)
-        );
+        label_corpus(
+            &corpus,
+            &["--augment", "related", "--write-variants", write_variants],
+            out,
+        )
     };
     run(&csv);
     let (header, rows) = read_csv(&csv);
@@ -434,25 +433,7 @@ fn label_augment_short_and_shell_cut_a_page_to_part_of_its_content_or_none_of_it
     ];
     wcxb_corpus(&corpus, &pages);
     let csv = dir.path().join("variants.csv");
-    let result = mainline()
-        .args([
-            "label",
-            "--augment",
-            "short",
-            "--augment",
-            "shell",
-            "--corpus",
-        ])
-        .arg(&corpus)
-        .arg("-o")
-        .arg(&csv)
-        .output()
-        .unwrap();
-    assert!(
-        result.status.success(),
-        "{}",
-        String::from_utf8_lossy(&result.stderr)
-    );
+    label_corpus(&corpus, &["--augment", "short", "--augment", "shell"], &csv);
     let (header, rows) = read_csv(&csv);
     let col = |name: &str| header.iter().position(|h| h == name).unwrap();
     let (doc, label, text) = (col("doc"), col("label"), col("text"));

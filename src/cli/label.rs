@@ -276,12 +276,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
 struct TeaserPool {
     /// Page id, language (lower case, before any `-`), teaser; in corpus order.
     teasers: Vec<(String, String, Teaser)>,
+    /// The language of every page read, by page id ([`language_key`]).
+    languages: std::collections::HashMap<String, String>,
 }
 
 impl TeaserPool {
-    /// The teasers a page may show: of other pages in its language when there are at
+    /// The teasers page `id` may show: of other pages in its language when there are at
     /// least 50 of them, else of every other page.
-    fn for_page(&self, id: &str, language: &str) -> Vec<Teaser> {
+    fn for_page(&self, id: &str) -> Vec<Teaser> {
+        let language = self.languages.get(id).map_or("", String::as_str);
         let same: Vec<Teaser> = self
             .teasers
             .iter()
@@ -315,29 +318,41 @@ fn language_key(language: Option<&str>) -> String {
 /// related-stories block would show of it.
 fn teaser_pool(pages: &[Page]) -> TeaserPool {
     let options = crate::Options::new().threshold(0.5);
-    let found: Vec<Option<(String, String, Teaser)>> = pages
+    // Each page read: its language, and its teaser when it has a title to show.
+    let found: Vec<Option<(String, Option<Teaser>)>> = pages
         .par_iter()
         .map(|page| {
             let html = read_page(&page.html).ok()?;
             let doc = options.extract(&html).ok()?;
             let meta = doc.metadata();
-            let title = headline(meta.title.as_deref()?);
-            if !(20..=150).contains(&title.chars().count()) {
-                return None;
-            }
-            let summary = meta
-                .description
-                .as_deref()
-                .map(str::trim)
-                .filter(|d| (40..=400).contains(&d.chars().count()) && *d != title)
-                .map(str::to_string);
             let language = language_key(meta.language.as_deref());
-            Some((page.id.clone(), language, Teaser { title, summary }))
+            let teaser = meta.title.as_deref().map(headline).and_then(|title| {
+                if !(20..=150).contains(&title.chars().count()) {
+                    return None;
+                }
+                let summary = meta
+                    .description
+                    .as_deref()
+                    .map(str::trim)
+                    .filter(|d| (40..=400).contains(&d.chars().count()) && *d != title)
+                    .map(str::to_string);
+                Some(Teaser { title, summary })
+            });
+            Some((language, teaser))
         })
         .collect();
-    TeaserPool {
-        teasers: found.into_iter().flatten().collect(),
+    let mut pool = TeaserPool::default();
+    for (page, found) in pages.iter().zip(found) {
+        let Some((language, teaser)) = found else {
+            continue;
+        };
+        if let Some(teaser) = teaser {
+            pool.teasers
+                .push((page.id.clone(), language.clone(), teaser));
+        }
+        pool.languages.insert(page.id.clone(), language);
     }
+    pool
 }
 
 /// A title as a headline: without a trailing ` | Site` or ` - Site` of at most 30
@@ -394,12 +409,7 @@ fn label_page(
             .filter(|_| article)
             .map(|i| (decisions[i].line.start + decisions[i].line.html_bytes) as usize);
         let teasers = if augment.contains(&Variant::Related) && article_end.is_some() {
-            let language = crate::Options::new()
-                .threshold(0.5)
-                .extract(&html)
-                .ok()
-                .and_then(|d| d.metadata().language.clone());
-            pool.for_page(&page.id, &language_key(language.as_deref()))
+            pool.for_page(&page.id)
         } else {
             Vec::new()
         };

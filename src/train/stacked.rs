@@ -684,28 +684,20 @@ pub fn keep_stacked(
                 stack::floor::LONG
             };
             let scores: Vec<f32> = block.decided.clone().map(|i| scored[i].0).collect();
-            let bytes: Vec<(u64, u64)> = block
+            let (bytes, body): (Vec<(u64, u64)>, Vec<u64>) = block
                 .decided
                 .clone()
                 .map(|i| {
-                    let r = rows[i];
-                    stack::floor::line_bytes(
-                        inputs.weight[r],
-                        inputs.link_density[r],
-                        inputs.landmark[r],
+                    let (r, landmark) = (rows[i], inputs.landmark[rows[i]]);
+                    let weight = inputs.weight[r];
+                    (
+                        stack::floor::line_bytes(weight, inputs.link_density[r], landmark),
+                        stack::floor::body_bytes(weight, landmark),
                     )
                 })
-                .collect();
+                .unzip();
             floor.apply(&scores, &bytes, &mut keep[block.decided.clone()]);
             if block.whole {
-                let body: Vec<u64> = block
-                    .decided
-                    .clone()
-                    .map(|i| {
-                        let r = rows[i];
-                        stack::floor::body_bytes(inputs.weight[r], inputs.landmark[r])
-                    })
-                    .collect();
                 stack::floor::rescue(&scores, &body, &mut keep[block.decided]);
             }
         }
