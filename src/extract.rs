@@ -962,10 +962,11 @@ impl Extractor {
             },
         );
         if last {
-            p.rescue(range);
+            p.rescue(range.clone());
         } else {
             p.split = true;
         }
+        p.whole_groups(range);
         for ((line, features, hints), &(score, keep)) in p.lines.drain(..decided).zip(&p.decided) {
             self.out.push_back(Decision {
                 line,
@@ -1048,6 +1049,8 @@ struct PageBlock {
     /// Scratch for the floor: the decisions.
     keep: Vec<bool>,
     floor_scores: Vec<f32>,
+    /// Scratch for [`stack::floor::whole_groups`]: the decided lines' groups.
+    groups: Vec<u64>,
 }
 
 impl PageBlock {
@@ -1082,6 +1085,7 @@ impl PageBlock {
             decided: Vec::new(),
             keep: Vec::new(),
             floor_scores: Vec::new(),
+            groups: Vec::new(),
         }
     }
 
@@ -1113,6 +1117,7 @@ impl PageBlock {
             decided,
             keep,
             floor_scores,
+            groups,
         } = self;
         *blocks = stack::page::Blocks::new();
         *context = 0;
@@ -1131,6 +1136,7 @@ impl PageBlock {
         decided.clear();
         keep.clear();
         floor_scores.clear();
+        groups.clear();
     }
 
     /// Applies a [`stack::floor`] to the decisions of the block's lines `range` (those
@@ -1157,6 +1163,29 @@ impl PageBlock {
             &mut self.keep,
             &mut self.floor_scores,
             |scores, keep| stack::floor::rescue(scores, body, keep),
+        );
+    }
+
+    /// Applies [`stack::floor::whole_groups`] to the decisions of the block's lines
+    /// `range`, when the stage reads the lines' signatures.
+    fn whole_groups(&mut self, range: std::ops::Range<usize>) {
+        if !self.repeats {
+            return;
+        }
+        let groups = &mut self.groups;
+        groups.clear();
+        groups.extend(
+            self.sigs[range.clone()]
+                .iter()
+                .zip(&self.paths[range.clone()])
+                .map(|(s, p)| stack::floor::group_of(s, p)),
+        );
+        let body = &self.body[range];
+        redecide(
+            &mut self.decided,
+            &mut self.keep,
+            &mut self.floor_scores,
+            |scores, keep| stack::floor::whole_groups(scores, groups, body, keep),
         );
     }
 

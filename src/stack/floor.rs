@@ -28,6 +28,12 @@
 //! least [`BODY_MIN_BYTES`] of text outside the landmarks, its lines outside the landmarks
 //! scored at least [`RESCUE_NEAR_BEST`] of the best of them are kept. A page whose text is
 //! all menus and footers (a page drawn by scripts before they run) stays empty.
+//!
+//! The cards of one grid, the rows of one table and the posts of one thread score alike
+//! but not equally, and a threshold that falls among them keeps some and drops the rest.
+//! [`whole_groups`] keeps such a group whole once a fifth of it is kept: the lines of one
+//! structure ([`super::page::Signature`]) within one element a few levels up, outside the
+//! landmarks, scored at least half as high as the lowest of the group's kept lines.
 
 /// Lines with less text than this (bytes) are not prose: menus, buttons, captions.
 pub const PROSE_MIN_BYTES: u64 = 40;
@@ -149,6 +155,86 @@ pub fn rescue(scores: &[f32], body: &[u64], keep: &mut [bool]) -> bool {
     let mut changed = false;
     for ((k, &s), &b) in keep.iter_mut().zip(scores).zip(body) {
         if b > 0 && s >= RESCUE_NEAR_BEST * best {
+            *k = true;
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// Groups of repeated lines with fewer lines than this are left as decided by [`whole_groups`].
+pub const GROUP_MIN_LINES: u32 = 3;
+
+/// The level of [`crate::lines::Line::path`] whose element a group of [`whole_groups`]
+/// lies in (0: the line's block, 1: its container, 2: its region, …).
+pub const GROUP_LEVEL: usize = 5;
+
+/// The group of a line for [`whole_groups`]: the first value of its
+/// [`super::page::Signature`] within its element at [`GROUP_LEVEL`] of its path.
+#[inline]
+pub fn group_of(
+    signature: &super::page::Signature,
+    path: &[u32; crate::lines::PATH_LEVELS],
+) -> u64 {
+    u64::from(signature[0]) << 32 | u64::from(path[GROUP_LEVEL])
+}
+
+/// [`whole_groups`] adds the lines of a group scored at least this fraction of the lowest
+/// score of its kept lines.
+pub const GROUP_NEAR_KEPT: f32 = 0.5;
+
+/// [`whole_groups`] keeps a group whole once at least this share of its lines is kept.
+pub const GROUP_KEEP_SHARE: f64 = 0.2;
+
+/// Keeps whole the groups of repeated lines that are partly kept: the cards of a listing,
+/// the rows of a table, the posts of a thread, of which the decisions kept some and
+/// dropped others.
+///
+/// Each line scores on its own, and the cards of one grid score alike but not equally:
+/// a model whose threshold falls among them keeps the cards with a longer teaser and drops
+/// the rest. `scores` holds the lines' scores, `groups` each line's group ([`group_of`]:
+/// the same structure seen from the nearest classed ancestor, within one element
+/// [`GROUP_LEVEL`] levels up), `body` its [`body_bytes`] and `keep` the decisions. In
+/// every group of at least [`GROUP_MIN_LINES`] lines of which at least
+/// [`GROUP_KEEP_SHARE`] are kept, the lines outside the landmarks scored at least
+/// [`GROUP_NEAR_KEPT`] of the lowest kept line's score are kept too: on a page without
+/// classes, where a footer's paragraphs share the structure of the article's, those score
+/// far lower. Returns whether anything was added.
+///
+/// # Panics
+/// When the slices differ in length.
+pub fn whole_groups(scores: &[f32], groups: &[u64], body: &[u64], keep: &mut [bool]) -> bool {
+    assert!(
+        scores.len() == groups.len() && groups.len() == body.len() && body.len() == keep.len(),
+        "one value per line"
+    );
+    if !keep.iter().any(|&k| k) {
+        return false;
+    }
+    // Lines and kept lines per group.
+    let mut counts: std::collections::HashMap<
+        u64,
+        (u32, u32, f32),
+        std::hash::BuildHasherDefault<crate::lines::KeyHasher>,
+    > = std::collections::HashMap::with_capacity_and_hasher(groups.len(), Default::default());
+    for ((&g, &k), &s) in groups.iter().zip(keep.iter()).zip(scores) {
+        let c = counts.entry(g).or_insert((0, 0, f32::INFINITY));
+        c.0 += 1;
+        if k {
+            c.1 += 1;
+            c.2 = c.2.min(s);
+        }
+    }
+    let mut changed = false;
+    for (((k, g), &b), &s) in keep.iter_mut().zip(groups).zip(body).zip(scores) {
+        if *k || b == 0 {
+            continue;
+        }
+        let (lines, kept, lowest) = counts[g];
+        if lines >= GROUP_MIN_LINES
+            && f64::from(kept) >= GROUP_KEEP_SHARE * f64::from(lines)
+            && s >= GROUP_NEAR_KEPT * lowest
+        {
             *k = true;
             changed = true;
         }
@@ -342,6 +428,42 @@ mod tests {
         assert_eq!(keep, [false; 4]);
         assert_eq!(body_bytes(f64::from(100u32).ln_1p() as f32, false), 100);
         assert_eq!(body_bytes(f64::from(100u32).ln_1p() as f32, true), 0);
+    }
+
+    #[test]
+    fn partly_kept_groups_are_kept_whole() {
+        // Five cards of one grid (group 7), two of them kept; a menu (group 9) in a
+        // landmark, one item kept; a pair (group 3), one kept.
+        let groups = [9, 9, 9, 7, 7, 7, 7, 7, 3, 3];
+        let body = [0, 0, 0, 30, 30, 30, 30, 30, 30, 30];
+        let mut keep = [
+            true, false, false, true, false, true, false, false, true, false,
+        ];
+        assert!(whole_groups(&[0.5; 10], &groups, &body, &mut keep));
+        assert_eq!(
+            keep,
+            [
+                true, false, false, true, true, true, true, true, true, false
+            ]
+        );
+        // Lines scored under half the lowest kept line of their group stay dropped.
+        let mut keep = [true, true, false, false, false];
+        assert!(whole_groups(
+            &[0.6, 0.5, 0.3, 0.24, 0.1],
+            &[1; 5],
+            &[10; 5],
+            &mut keep
+        ));
+        assert_eq!(keep, [true, true, true, false, false]);
+        // A group of which less than a fifth is kept stays as decided.
+        let groups = [1; 6];
+        let mut keep = [true, false, false, false, false, false];
+        assert!(!whole_groups(&[0.5; 6], &groups, &[10; 6], &mut keep));
+        assert_eq!(keep, [true, false, false, false, false, false]);
+        // Nothing kept, nothing added.
+        let mut keep = [false; 6];
+        assert!(!whole_groups(&[0.5; 6], &groups, &[10; 6], &mut keep));
+        assert_eq!(keep, [false; 6]);
     }
 
     #[test]
