@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Replays keeping partly kept groups of repeated lines whole (stack::floor::whole_groups,
+src/stack/floor.rs) on held-out decisions made without it.
+
+Usage: training/groups-replay.py LINES.csv LABELLED.csv [SEED-NAME]
+
+LINES.csv is the per-line output of cross-validation by a build without the rule
+(`mainline eval --data CSV --corpus WCXB-DEV --folds 5 --seed S --cv threshold --recipe
+training/default.toml --per-line LINES.csv` at `1af892d`); LABELLED.csv the labelled CSV
+it was run on (`training/common.sh` writes it), for each line's signature (`sig`), path
+(`path`) and landmarks (`in_nav`, `in_footer`, `in_aside`). For each group level (3, 5, or
+the whole page), share of kept lines (0.05 to 0.3) and score condition (none, or at least
+half the lowest kept line of the group), the lines outside the landmarks of every group of
+at least three lines of which that share is kept are kept; the script prints the change
+of the mean page F1 (word F1 over the lines' labels) and of each page type's. Standard
+library only.
+"""
+import collections
+import csv
+import re
+import sys
+
+WORD = re.compile(r"\w+")
+LEVELS = (3, 5, None)
+SHARES = (0.05, 0.1, 0.2, 0.3)
+NEAR_KEPT = (0.0, 0.5)
+TYPES = ("article", "collection", "documentation", "forum", "listing", "product", "service")
+
+
+def line_facts(labelled):
+    """(doc, line) -> (near signature, path elements, in a landmark) of the pages as written."""
+    csv.field_size_limit(1 << 30)
+    facts = {}
+    with open(labelled, newline="") as f:
+        rows = csv.reader(f)
+        head = next(rows)
+        at = {k: head.index(k) for k in ("doc", "line", "sig", "path", "variant")}
+        marks = [head.index(k) for k in ("in_nav", "in_footer", "in_aside")]
+        for r in rows:
+            if r[at["variant"]] != "original":
+                continue
+            facts[(r[at["doc"]], r[at["line"]])] = (
+                r[at["sig"]].split()[0],
+                r[at["path"]].split(),
+                any(float(r[i]) > 0 for i in marks),
+            )
+    return facts
+
+
+def f1(lines, keep):
+    tp = fp = fn = 0
+    for (label, words), k in zip(lines, keep):
+        if k and label:
+            tp += words
+        elif k:
+            fp += words
+        elif label:
+            fn += words
+    if tp + fp + fn == 0:
+        return 1.0
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    facts = line_facts(sys.argv[2])
+    pages = collections.defaultdict(list)
+    kinds = {}
+    with open(sys.argv[1], newline="") as f:
+        for r in csv.DictReader(f):
+            if not r["method"].startswith("mlp") or "[" in r["method"] or "@" in r["doc"]:
+                continue
+            pages[r["doc"]].append(r)
+    pages_csv = sys.argv[1].replace("-lines.csv", "-pages.csv")
+    try:
+        with open(pages_csv, newline="") as f:
+            kinds = {r["doc"]: r["page_type"] for r in csv.DictReader(f)}
+    except OSError:
+        pass
+    label = sys.argv[3] if len(sys.argv) > 3 else sys.argv[1]
+    for level in LEVELS:
+        for share in SHARES:
+            for near in NEAR_KEPT:
+                delta = collections.defaultdict(float)
+                count = collections.Counter()
+                for doc, lines in pages.items():
+                    scored = [
+                        (r["label"] == "1", len(WORD.findall(r["text"]))) for r in lines
+                    ]
+                    keep = [r["keep"] == "1" for r in lines]
+                    groups = collections.defaultdict(list)
+                    for i, r in enumerate(lines):
+                        fact = facts.get((doc, r["line"]))
+                        if fact:
+                            sig, path, _ = fact
+                            element = path[level] if level is not None and level < len(path) else ""
+                            groups[(sig, element)].append(i)
+                    new = list(keep)
+                    for members in groups.values():
+                        kept = [float(lines[i]["score"]) for i in members if keep[i]]
+                        if len(members) < 3 or len(kept) < share * len(members) or not kept:
+                            continue
+                        lowest = min(kept)
+                        for i in members:
+                            if not keep[i] and not facts[(doc, lines[i]["line"])][2] \
+                                    and float(lines[i]["score"]) >= near * lowest:
+                                new[i] = True
+                    kind = kinds.get(doc, "")
+                    delta[kind] += f1(scored, new) - f1(scored, keep)
+                    count[kind] += 1
+                total = sum(delta.values()) / max(1, sum(count.values()))
+                per_type = " ".join(
+                    f"{t[:4]} {delta[t] / count[t]:+.3f}" for t in TYPES if count[t]
+                )
+                print(
+                    f"{label} level {level if level is not None else 'page'} share {share} "
+                    f"near-kept {near}: mean {total:+.4f} | {per_type}"
+                )
+
+
+if __name__ == "__main__":
+    main()
