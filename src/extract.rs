@@ -953,20 +953,18 @@ impl Extractor {
             let rows = &p.rows[p.context * width..(p.context + decided) * width];
             self.scorer.decide_stage2_rows(rows, width, &mut p.decided);
         }
-        p.floor(
-            range.clone(),
+        if !last {
+            p.split = true;
+        }
+        p.settle(
+            range,
             if short {
                 stack::floor::SHORT
             } else {
                 stack::floor::LONG
             },
+            last,
         );
-        if last {
-            p.rescue(range.clone());
-        } else {
-            p.split = true;
-        }
-        p.whole_groups(range);
         for ((line, features, hints), &(score, keep)) in p.lines.drain(..decided).zip(&p.decided) {
             self.out.push_back(Decision {
                 line,
@@ -1139,53 +1137,36 @@ impl PageBlock {
         groups.clear();
     }
 
-    /// Applies a [`stack::floor`] to the decisions of the block's lines `range` (those
-    /// decided in it, after the context).
-    fn floor(&mut self, range: std::ops::Range<usize>, floor: stack::floor::Floor) {
-        let prose = &self.prose[range];
-        redecide(
-            &mut self.decided,
-            &mut self.keep,
-            &mut self.floor_scores,
-            |scores, keep| floor.apply(scores, prose, keep),
-        );
-    }
-
-    /// Applies [`stack::floor::rescue`] to the decisions of the page's lines, when the
-    /// block holds the whole page: `range` is the lines decided in it.
-    fn rescue(&mut self, range: std::ops::Range<usize>) {
-        if self.split {
-            return;
+    /// Applies [`stack::floor::settle`] to the decisions of the block's lines `range` (those
+    /// decided in it, after the context): the `floor`, the rescue when the block is the
+    /// `last` of a page that was never split (it holds the whole page), and whole groups
+    /// when the stage reads the lines' signatures.
+    fn settle(&mut self, range: std::ops::Range<usize>, floor: stack::floor::Floor, last: bool) {
+        if self.repeats {
+            self.groups.clear();
+            self.groups.extend(
+                self.sigs[range.clone()]
+                    .iter()
+                    .zip(&self.paths[range.clone()])
+                    .map(|(s, p)| stack::floor::group_of(s, p)),
+            );
         }
-        let body = &self.body[range];
+        let groups = self.repeats.then_some(&self.groups[..]);
+        let whole_page = last && !self.split;
+        let (bytes, body) = (&self.prose[range.clone()], &self.body[range]);
         redecide(
             &mut self.decided,
             &mut self.keep,
             &mut self.floor_scores,
-            |scores, keep| stack::floor::rescue(scores, body, keep),
-        );
-    }
-
-    /// Applies [`stack::floor::whole_groups`] to the decisions of the block's lines
-    /// `range`, when the stage reads the lines' signatures.
-    fn whole_groups(&mut self, range: std::ops::Range<usize>) {
-        if !self.repeats {
-            return;
-        }
-        let groups = &mut self.groups;
-        groups.clear();
-        groups.extend(
-            self.sigs[range.clone()]
-                .iter()
-                .zip(&self.paths[range.clone()])
-                .map(|(s, p)| stack::floor::group_of(s, p)),
-        );
-        let body = &self.body[range];
-        redecide(
-            &mut self.decided,
-            &mut self.keep,
-            &mut self.floor_scores,
-            |scores, keep| stack::floor::whole_groups(scores, groups, body, keep),
+            |scores, keep| {
+                let lines = stack::floor::BlockLines {
+                    scores,
+                    bytes,
+                    body,
+                    groups,
+                };
+                stack::floor::settle(floor, lines, whole_page, keep)
+            },
         );
     }
 
@@ -1257,7 +1238,7 @@ impl PageBlock {
     }
 }
 
-/// Lets `add` (a floor, the rescue) add to the `decided` lines' decisions: it gets their
+/// Lets `add` ([`stack::floor::settle`]) add to the `decided` lines' decisions: it gets their
 /// scores and decisions, copied into the scratch vectors `scores` and `keep`, and says
 /// whether it added a line.
 fn redecide(

@@ -20,6 +20,8 @@ import csv
 import re
 import sys
 
+from replay import word_f1
+
 WORD = re.compile(r"\w+")
 LEVELS = (3, 5, None)
 SHARES = (0.05, 0.1, 0.2, 0.3)
@@ -45,22 +47,6 @@ def line_facts(labelled):
                 any(float(r[i]) > 0 for i in marks),
             )
     return facts
-
-
-def f1(lines, keep):
-    tp = fp = fn = 0
-    for (label, words), k in zip(lines, keep):
-        if k and label:
-            tp += words
-        elif k:
-            fp += words
-        elif label:
-            fn += words
-    if tp + fp + fn == 0:
-        return 1.0
-    p = tp / (tp + fp) if tp + fp else 0.0
-    r = tp / (tp + fn) if tp + fn else 0.0
-    return 2 * p * r / (p + r) if p + r else 0.0
 
 
 def main():
@@ -109,7 +95,7 @@ def main():
                                     and float(lines[i]["score"]) >= near * lowest:
                                 new[i] = True
                     kind = kinds.get(doc, "")
-                    delta[kind] += f1(scored, new) - f1(scored, keep)
+                    delta[kind] += word_f1(scored, new) - word_f1(scored, keep)
                     count[kind] += 1
                 total = sum(delta.values()) / max(1, sum(count.values()))
                 per_type = " ".join(

@@ -19,6 +19,8 @@ import re
 import subprocess
 import sys
 
+from replay import word_f1
+
 FRACTIONS = (0.3, 0.5, 0.7, 0.9)
 WORD = re.compile(r"\w+")
 
@@ -37,22 +39,6 @@ def landmarks(mainline, corpus):
         f = r["features"]
         marks[(doc, r["line"])] = any(f[k] > 0 for k in ("in_nav", "in_footer", "in_aside"))
     return marks
-
-
-def f1(lines, keep):
-    tp = fp = fn = 0
-    for (_, label, words, _, _), k in zip(lines, keep):
-        if k and label:
-            tp += words
-        elif k:
-            fp += words
-        elif label:
-            fn += words
-    if tp + fp + fn == 0:
-        return 1.0
-    p = tp / (tp + fp) if tp + fp else 0.0
-    r = tp / (tp + fn) if tp + fn else 0.0
-    return 2 * p * r / (p + r) if p + r else 0.0
 
 
 def main():
@@ -85,7 +71,8 @@ def main():
                 if best is None:
                     continue
                 keep = [x[4] > 0 and x[0] >= frac * best for x in ls]
-                after = f1(ls, keep) - f1(ls, [False] * len(ls))
+                scored = [(x[1], x[2]) for x in ls]
+                after = word_f1(scored, keep) - word_f1(scored, [False] * len(ls))
                 changed.append(f"{doc} {after:+.2f}")
                 delta += after
             print(f"{measure}, {frac} of the best: {delta:+.2f} pages of F1 "

@@ -242,6 +242,39 @@ pub fn whole_groups(scores: &[f32], groups: &[u64], body: &[u64], keep: &mut [bo
     changed
 }
 
+/// The lines of one block as [`settle`] reads them: their scores, their text and prose
+/// bytes ([`line_bytes`]), their [`body_bytes`] and, when known, their groups
+/// ([`group_of`]).
+#[derive(Debug, Clone, Copy)]
+pub struct BlockLines<'a> {
+    /// Each line's score.
+    pub scores: &'a [f32],
+    /// Each line's text and prose bytes.
+    pub bytes: &'a [(u64, u64)],
+    /// Each line's text outside the landmarks.
+    pub body: &'a [u64],
+    /// Each line's group, when the lines' signatures are known.
+    pub groups: Option<&'a [u64]>,
+}
+
+/// What follows the model's decisions on one block, in order: the `floor`, the [`rescue`]
+/// when the block is the `whole_page`, and [`whole_groups`] when the lines' groups are
+/// known. The extractor and training both decide through it, so the order is one. Returns
+/// whether anything was added.
+///
+/// # Panics
+/// When the slices differ in length.
+pub fn settle(floor: Floor, lines: BlockLines<'_>, whole_page: bool, keep: &mut [bool]) -> bool {
+    let mut changed = floor.apply(lines.scores, lines.bytes, keep);
+    if whole_page {
+        changed |= rescue(lines.scores, lines.body, keep);
+    }
+    if let Some(groups) = lines.groups {
+        changed |= whole_groups(lines.scores, groups, lines.body, keep);
+    }
+    changed
+}
+
 /// Whether a line's [`crate::lines::Line::context`] lies in a navigation, footer or aside
 /// landmark (the context bits behind the features that [`in_landmark`] reads).
 #[cfg(all(test, feature = "cli"))]

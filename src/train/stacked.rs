@@ -665,9 +665,8 @@ pub fn decide_stacked(
 
 /// The decisions from the scores and thresholds of [`score_stacked`]: a line is kept when
 /// its score reaches its threshold, and with a page-level second stage the floor of
-/// [`stack::floor`] is applied to each block of a page, [`stack::floor::rescue`] to a
-/// page of one block, and (with signatures) [`stack::floor::whole_groups`] to each block,
-/// as the extractor applies them.
+/// [`stack::floor`], the rescue of a page of one block and (with signatures) whole groups
+/// are applied to each block of a page by [`stack::floor::settle`], as in the extractor.
 #[cfg(feature = "cli")]
 pub fn keep_stacked(
     model: &Model,
@@ -697,20 +696,25 @@ pub fn keep_stacked(
                     )
                 })
                 .unzip();
-            floor.apply(&scores, &bytes, &mut keep[block.decided.clone()]);
-            if block.whole {
-                stack::floor::rescue(&scores, &body, &mut keep[block.decided.clone()]);
-            }
-            if let (Some(sigs), Some(paths)) =
-                (inputs.sigs.as_ref().filter(|_| s2.repeats), &inputs.paths)
-            {
-                let groups: Vec<u64> = block
-                    .decided
-                    .clone()
-                    .map(|i| stack::floor::group_of(&sigs[rows[i]], &paths[rows[i]]))
-                    .collect();
-                stack::floor::whole_groups(&scores, &groups, &body, &mut keep[block.decided]);
-            }
+            let groups: Option<Vec<u64>> = inputs
+                .sigs
+                .as_ref()
+                .filter(|_| s2.repeats)
+                .zip(inputs.paths.as_ref())
+                .map(|(sigs, paths)| {
+                    block
+                        .decided
+                        .clone()
+                        .map(|i| stack::floor::group_of(&sigs[rows[i]], &paths[rows[i]]))
+                        .collect()
+                });
+            let lines = stack::floor::BlockLines {
+                scores: &scores,
+                bytes: &bytes,
+                body: &body,
+                groups: groups.as_deref(),
+            };
+            stack::floor::settle(floor, lines, block.whole, &mut keep[block.decided]);
         }
     }
     keep
