@@ -103,6 +103,15 @@ pub trait Scorer: Send + Sync {
         false
     }
 
+    /// For a page-level second stage: the score at which a line is kept, by the second
+    /// stage or, for a block decided by the first stage alone (`first_stage_only`), by
+    /// [`Scorer::decide`]. Default: 0.5.
+    #[doc(hidden)]
+    fn keep_threshold(&self, first_stage_only: bool) -> f32 {
+        let _ = first_stage_only;
+        0.5
+    }
+
     /// For a two-stage scorer: fills `out` with the line's first-stage features that the
     /// second stage copies, taken from the full `row`, and returns the line's weight in
     /// the text-weighted window mean.
@@ -366,6 +375,13 @@ impl Scorer for ModelScorer {
             .stack
             .as_ref()
             .is_some_and(|s| s.first_stage_only(lines))
+    }
+
+    fn keep_threshold(&self, first_stage_only: bool) -> f32 {
+        match &self.model.stack {
+            Some(s2) if !first_stage_only => s2.threshold,
+            _ => self.model.threshold,
+        }
     }
 
     fn stage2_inputs(&self, row: &[f32], out: &mut Vec<f32>) -> f32 {
@@ -963,6 +979,7 @@ impl Extractor {
             } else {
                 stack::floor::LONG
             },
+            self.scorer.keep_threshold(short),
             last,
         );
         for ((line, features, hints), &(score, keep)) in p.lines.drain(..decided).zip(&p.decided) {
@@ -1138,10 +1155,16 @@ impl PageBlock {
     }
 
     /// Applies [`stack::floor::settle`] to the decisions of the block's lines `range` (those
-    /// decided in it, after the context): the `floor`, the rescue when the block is the
-    /// `last` of a page that was never split (it holds the whole page), and whole groups
-    /// when the stage reads the lines' signatures.
-    fn settle(&mut self, range: std::ops::Range<usize>, floor: stack::floor::Floor, last: bool) {
+    /// decided in it, after the context, at `threshold`): the `floor`, the rescue when the
+    /// block is the `last` of a page that was never split (it holds the whole page), and
+    /// whole groups when the stage reads the lines' signatures.
+    fn settle(
+        &mut self,
+        range: std::ops::Range<usize>,
+        floor: stack::floor::Floor,
+        threshold: f32,
+        last: bool,
+    ) {
         if self.repeats {
             self.groups.clear();
             self.groups.extend(
@@ -1161,6 +1184,7 @@ impl PageBlock {
             |scores, keep| {
                 let lines = stack::floor::BlockLines {
                     scores,
+                    threshold,
                     bytes,
                     body,
                     groups,

@@ -30,10 +30,13 @@
 //! all menus and footers (a page drawn by scripts before they run) stays empty.
 //!
 //! The cards of one grid, the rows of one table and the posts of one thread score alike
-//! but not equally, and a threshold that falls among them keeps some and drops the rest.
-//! [`whole_groups`] keeps such a group whole once a fifth of it is kept: the lines of one
-//! structure ([`super::page::Signature`]) within one element a few levels up, outside the
-//! landmarks, scored at least half as high as the lowest of the group's kept lines.
+//! but not equally, and a threshold that falls among them keeps some and drops the rest,
+//! or one that falls just above them drops them all. [`whole_groups`] keeps such a group
+//! (the lines of one structure, [`super::page::Signature`], within one element a few
+//! levels up) whole, outside the landmarks: once a fifth of it is kept, its lines scored
+//! at least half as high as the lowest of the group's kept lines; when it is short lines
+//! and links holding more text than the lines kept, half of them scored at least 0.6 of
+//! the threshold, all of them.
 
 /// Lines with less text than this (bytes) are not prose: menus, buttons, captions.
 pub const PROSE_MIN_BYTES: u64 = 40;
@@ -186,43 +189,91 @@ pub const GROUP_NEAR_KEPT: f32 = 0.5;
 /// [`whole_groups`] keeps a group whole once at least this share of its lines is kept.
 pub const GROUP_KEEP_SHARE: f64 = 0.2;
 
-/// Keeps whole the groups of repeated lines that are partly kept: the cards of a listing,
-/// the rows of a table, the posts of a thread, of which the decisions kept some and
-/// dropped others.
+/// [`whole_groups`] keeps a group of short or link lines whole when at least half its
+/// lines score at least this fraction of the threshold, kept or not, and the group holds
+/// more text than the lines kept so far.
+pub const GROUP_NEAR_THRESHOLD: f32 = 0.6;
+
+/// Keeps whole the groups of repeated lines that are partly kept, or that hold the page's
+/// content although the threshold drops them: the cards of a listing, the rows of a table,
+/// the posts of a thread.
 ///
 /// Each line scores on its own, and the cards of one grid score alike but not equally:
 /// a model whose threshold falls among them keeps the cards with a longer teaser and drops
-/// the rest. `scores` holds the lines' scores, `groups` each line's group ([`group_of`]:
-/// the same structure seen from the nearest classed ancestor, within one element
-/// [`GROUP_LEVEL`] levels up), `body` its [`body_bytes`] and `keep` the decisions. In
-/// every group of at least [`GROUP_MIN_LINES`] lines of which at least
-/// [`GROUP_KEEP_SHARE`] are kept, the lines outside the landmarks scored at least
-/// [`GROUP_NEAR_KEPT`] of the lowest kept line's score are kept too: on a page without
-/// classes, where a footer's paragraphs share the structure of the article's, those score
-/// far lower. Returns whether anything was added.
+/// the rest, and a model whose threshold falls just above a listing of short link lines
+/// keeps its heading and drops the listing. `lines` are the block's lines and `groups`
+/// each line's group ([`group_of`]: the same structure seen from the nearest classed
+/// ancestor, within one element [`GROUP_LEVEL`] levels up); `keep` the decisions. A group
+/// of at least [`GROUP_MIN_LINES`] lines is kept whole, its lines outside the landmarks
+/// added:
+///
+/// - when at least [`GROUP_KEEP_SHARE`] of its lines are kept: the lines scored at least
+///   [`GROUP_NEAR_KEPT`] of the lowest kept line's score (on a page without classes, where
+///   a footer's paragraphs share the structure of the article's, those score far lower);
+/// - when its text is mostly not prose (short lines and links, see [`prose_bytes`]), it
+///   holds more text than all the lines kept so far outside the landmarks (some) and
+///   at least half its lines score at least [`GROUP_NEAR_THRESHOLD`] of the threshold:
+///   all of them. The teasers after an article are prose, and the floor sees to prose; a
+///   page that keeps nothing is left to the floor and the rescue.
+///
+/// Returns whether anything was added.
 ///
 /// # Panics
 /// When the slices differ in length.
-pub fn whole_groups(scores: &[f32], groups: &[u64], body: &[u64], keep: &mut [bool]) -> bool {
+pub fn whole_groups(lines: &BlockLines<'_>, groups: &[u64], keep: &mut [bool]) -> bool {
+    let BlockLines {
+        scores,
+        threshold,
+        bytes,
+        body,
+        ..
+    } = *lines;
     assert!(
-        scores.len() == groups.len() && groups.len() == body.len() && body.len() == keep.len(),
+        scores.len() == groups.len()
+            && groups.len() == bytes.len()
+            && bytes.len() == body.len()
+            && body.len() == keep.len(),
         "one value per line"
     );
     if !keep.iter().any(|&k| k) {
         return false;
     }
-    // Lines and kept lines per group.
+    /// A group's lines, kept lines, lowest kept score, lines scored near the threshold,
+    /// body text and prose.
+    #[derive(Clone, Copy)]
+    struct Count {
+        lines: u32,
+        kept: u32,
+        lowest: f32,
+        near: u32,
+        body: u64,
+        prose: u64,
+    }
     let mut counts: std::collections::HashMap<
         u64,
-        (u32, u32, f32),
+        Count,
         std::hash::BuildHasherDefault<crate::lines::KeyHasher>,
     > = std::collections::HashMap::with_capacity_and_hasher(groups.len(), Default::default());
-    for ((&g, &k), &s) in groups.iter().zip(keep.iter()).zip(scores) {
-        let c = counts.entry(g).or_insert((0, 0, f32::INFINITY));
-        c.0 += 1;
+    let near = GROUP_NEAR_THRESHOLD * threshold;
+    let mut kept_body = 0;
+    for (i, (&g, &k)) in groups.iter().zip(keep.iter()).enumerate() {
+        let (s, b) = (scores[i], body[i]);
+        let c = counts.entry(g).or_insert(Count {
+            lines: 0,
+            kept: 0,
+            lowest: f32::INFINITY,
+            near: 0,
+            body: 0,
+            prose: 0,
+        });
+        c.lines += 1;
+        c.near += u32::from(s >= near);
+        c.body += b;
+        c.prose += bytes[i].1;
         if k {
-            c.1 += 1;
-            c.2 = c.2.min(s);
+            c.kept += 1;
+            c.lowest = c.lowest.min(s);
+            kept_body += b;
         }
     }
     let mut changed = false;
@@ -230,11 +281,12 @@ pub fn whole_groups(scores: &[f32], groups: &[u64], body: &[u64], keep: &mut [bo
         if *k || b == 0 {
             continue;
         }
-        let (lines, kept, lowest) = counts[g];
-        if lines >= GROUP_MIN_LINES
-            && f64::from(kept) >= GROUP_KEEP_SHARE * f64::from(lines)
-            && s >= GROUP_NEAR_KEPT * lowest
-        {
+        let c = counts[g];
+        let partly_kept = f64::from(c.kept) >= GROUP_KEEP_SHARE * f64::from(c.lines)
+            && s >= GROUP_NEAR_KEPT * c.lowest;
+        let dropped_listing =
+            kept_body > 0 && c.body > kept_body && 2 * c.prose <= c.body && 2 * c.near >= c.lines;
+        if c.lines >= GROUP_MIN_LINES && (partly_kept || dropped_listing) {
             *k = true;
             changed = true;
         }
@@ -249,6 +301,8 @@ pub fn whole_groups(scores: &[f32], groups: &[u64], body: &[u64], keep: &mut [bo
 pub struct BlockLines<'a> {
     /// Each line's score.
     pub scores: &'a [f32],
+    /// The score at which the lines are kept (the threshold of the stage that decided them).
+    pub threshold: f32,
     /// Each line's text and prose bytes.
     pub bytes: &'a [(u64, u64)],
     /// Each line's text outside the landmarks.
@@ -270,7 +324,7 @@ pub fn settle(floor: Floor, lines: BlockLines<'_>, whole_page: bool, keep: &mut 
         changed |= rescue(lines.scores, lines.body, keep);
     }
     if let Some(groups) = lines.groups {
-        changed |= whole_groups(lines.scores, groups, lines.body, keep);
+        changed |= whole_groups(&lines, groups, keep);
     }
     changed
 }
@@ -463,16 +517,37 @@ mod tests {
         assert_eq!(body_bytes(f64::from(100u32).ln_1p() as f32, true), 0);
     }
 
+    /// [`whole_groups`] of lines with these scores, body text and prose (the text of a
+    /// line without prose is short or links), kept at `threshold`.
+    fn groups_kept(
+        scores: &[f32],
+        threshold: f32,
+        (body, prose): (&[u64], &[u64]),
+        groups: &[u64],
+        keep: &mut [bool],
+    ) -> bool {
+        let bytes: Vec<(u64, u64)> = body.iter().copied().zip(prose.iter().copied()).collect();
+        let lines = BlockLines {
+            scores,
+            threshold,
+            bytes: &bytes,
+            body,
+            groups: Some(groups),
+        };
+        whole_groups(&lines, groups, keep)
+    }
+
     #[test]
     fn partly_kept_groups_are_kept_whole() {
         // Five cards of one grid (group 7), two of them kept; a menu (group 9) in a
         // landmark, one item kept; a pair (group 3), one kept.
         let groups = [9, 9, 9, 7, 7, 7, 7, 7, 3, 3];
         let body = [0, 0, 0, 30, 30, 30, 30, 30, 30, 30];
+        let text = (&body[..], &[0; 10][..]);
         let mut keep = [
             true, false, false, true, false, true, false, false, true, false,
         ];
-        assert!(whole_groups(&[0.5; 10], &groups, &body, &mut keep));
+        assert!(groups_kept(&[0.5; 10], 0.9, text, &groups, &mut keep));
         assert_eq!(
             keep,
             [
@@ -481,22 +556,96 @@ mod tests {
         );
         // Lines scored under half the lowest kept line of their group stay dropped.
         let mut keep = [true, true, false, false, false];
-        assert!(whole_groups(
-            &[0.6, 0.5, 0.3, 0.24, 0.1],
+        let scores = [0.6, 0.5, 0.3, 0.24, 0.1];
+        assert!(groups_kept(
+            &scores,
+            1.0,
+            (&[10; 5], &[0; 5]),
             &[1; 5],
-            &[10; 5],
             &mut keep
         ));
         assert_eq!(keep, [true, true, true, false, false]);
-        // A group of which less than a fifth is kept stays as decided.
-        let groups = [1; 6];
+        // A group of which less than a fifth is kept, its lines scored far under the
+        // threshold, stays as decided.
+        let text = (&[10; 6][..], &[0; 6][..]);
         let mut keep = [true, false, false, false, false, false];
-        assert!(!whole_groups(&[0.5; 6], &groups, &[10; 6], &mut keep));
+        assert!(!groups_kept(&[0.5; 6], 0.9, text, &[1; 6], &mut keep));
         assert_eq!(keep, [true, false, false, false, false, false]);
-        // Nothing kept, nothing added.
+        // Nothing kept: nothing added.
         let mut keep = [false; 6];
-        assert!(!whole_groups(&[0.5; 6], &groups, &[10; 6], &mut keep));
+        assert!(!groups_kept(&[0.5; 6], 0.9, text, &[1; 6], &mut keep));
         assert_eq!(keep, [false; 6]);
+    }
+
+    #[test]
+    fn dropped_listings_scored_near_the_threshold_are_kept_whole() {
+        // A heading kept (group 5) over a listing of four short rows (group 1) dropped by
+        // a narrow margin: three rows score at least 0.6 of the threshold (0.5) and the
+        // rows hold more text than the heading, so all four are kept but the one in a
+        // landmark. Links (group 2) scored far lower stay dropped.
+        let scores = [0.6, 0.4, 0.35, 0.31, 0.1, 0.1, 0.2, 0.1];
+        let groups = [5, 1, 1, 1, 1, 2, 2, 2];
+        let body = [25, 10, 10, 10, 0, 10, 10, 10];
+        let prose = [0; 8];
+        let mut keep = [true, false, false, false, false, false, false, false];
+        assert!(groups_kept(
+            &scores,
+            0.5,
+            (&body, &prose),
+            &groups,
+            &mut keep
+        ));
+        assert_eq!(keep, [true, true, true, true, false, false, false, false]);
+        // A group with less text than the kept lines stays dropped, however near the
+        // threshold.
+        let body = [40, 10, 10, 10, 0, 10, 10, 10];
+        let mut keep = [true, false, false, false, false, false, false, false];
+        assert!(!groups_kept(
+            &scores,
+            0.5,
+            (&body, &prose),
+            &groups,
+            &mut keep
+        ));
+        // So does prose: the teasers after an article, left to the floor.
+        let scores = [0.6, 0.4, 0.35, 0.31];
+        let (body, prose) = ([45, 60, 60, 60], [45, 60, 60, 0]);
+        let mut keep = [true, false, false, false];
+        assert!(!groups_kept(
+            &scores,
+            0.5,
+            (&body, &prose),
+            &[5, 1, 1, 1],
+            &mut keep
+        ));
+        // Half the lines near the threshold is enough; fewer is not.
+        let text = (&[10; 5][..], &[0; 5][..]);
+        let groups = [5, 1, 1, 1, 1];
+        let mut keep = [true, false, false, false, false];
+        let scores = [0.9, 0.35, 0.3, 0.1, 0.1];
+        assert!(groups_kept(&scores, 0.5, text, &groups, &mut keep));
+        assert_eq!(keep, [true; 5]);
+        let mut keep = [true, false, false, false, false];
+        let scores = [0.9, 0.35, 0.29, 0.1, 0.1];
+        assert!(!groups_kept(&scores, 0.5, text, &groups, &mut keep));
+        // A page that keeps nothing, or only in its landmarks, is left to the floor and
+        // the rescue.
+        let scores = [0.9, 0.45, 0.45, 0.45, 0.45];
+        let mut keep = [false; 5];
+        assert!(!groups_kept(&scores, 0.5, text, &groups, &mut keep));
+        let mut keep = [true, false, false, false, false];
+        let in_nav = (&[0, 10, 10, 10, 10][..], &[0; 5][..]);
+        assert!(!groups_kept(&scores, 0.5, in_nav, &groups, &mut keep));
+        // Two lines near the threshold are not a group.
+        let mut keep = [true, false, false];
+        let text = (&[1, 10, 10][..], &[0; 3][..]);
+        assert!(!groups_kept(
+            &[0.9, 0.4, 0.4],
+            0.5,
+            text,
+            &[5, 1, 1],
+            &mut keep
+        ));
     }
 
     #[test]

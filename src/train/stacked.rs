@@ -708,8 +708,11 @@ pub fn keep_stacked(
                         .map(|i| stack::floor::group_of(&sigs[rows[i]], &paths[rows[i]]))
                         .collect()
                 });
+            // One threshold decides a block: the second stage's, or the first stage's.
+            let threshold = block.decided.clone().next().map_or(0.5, |i| scored[i].1);
             let lines = stack::floor::BlockLines {
                 scores: &scores,
+                threshold,
                 bytes: &bytes,
                 body: &body,
                 groups: groups.as_deref(),
