@@ -16,56 +16,22 @@ of the mean page F1 (word F1 over the lines' labels) and of each page type's. St
 library only.
 """
 import collections
-import csv
 import re
 import sys
 
-from replay import word_f1
+from replay import TYPES, held_out_pages, labelled_lines, word_f1
 
 WORD = re.compile(r"\w+")
 LEVELS = (3, 5, None)
 SHARES = (0.05, 0.1, 0.2, 0.3)
 NEAR_KEPT = (0.0, 0.5)
-TYPES = ("article", "collection", "documentation", "forum", "listing", "product", "service")
-
-
-def line_facts(labelled):
-    """(doc, line) -> (near signature, path elements, in a landmark) of the pages as written."""
-    csv.field_size_limit(1 << 30)
-    facts = {}
-    with open(labelled, newline="") as f:
-        rows = csv.reader(f)
-        head = next(rows)
-        at = {k: head.index(k) for k in ("doc", "line", "sig", "path", "variant")}
-        marks = [head.index(k) for k in ("in_nav", "in_footer", "in_aside")]
-        for r in rows:
-            if r[at["variant"]] != "original":
-                continue
-            facts[(r[at["doc"]], r[at["line"]])] = (
-                r[at["sig"]].split()[0],
-                r[at["path"]].split(),
-                any(float(r[i]) > 0 for i in marks),
-            )
-    return facts
 
 
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
-    facts = line_facts(sys.argv[2])
-    pages = collections.defaultdict(list)
-    kinds = {}
-    with open(sys.argv[1], newline="") as f:
-        for r in csv.DictReader(f):
-            if not r["method"].startswith("mlp") or "[" in r["method"] or "@" in r["doc"]:
-                continue
-            pages[r["doc"]].append(r)
-    pages_csv = sys.argv[1].replace("-lines.csv", "-pages.csv")
-    try:
-        with open(pages_csv, newline="") as f:
-            kinds = {r["doc"]: r["page_type"] for r in csv.DictReader(f)}
-    except OSError:
-        pass
+    facts = labelled_lines(sys.argv[2], original_only=True)
+    pages, kinds = held_out_pages(sys.argv[1], with_variants=False)
     label = sys.argv[3] if len(sys.argv) > 3 else sys.argv[1]
     for level in LEVELS:
         for share in SHARES:
@@ -81,9 +47,9 @@ def main():
                     for i, r in enumerate(lines):
                         fact = facts.get((doc, r["line"]))
                         if fact:
-                            sig, path, _ = fact
+                            path = fact["path"]
                             element = path[level] if level is not None and level < len(path) else ""
-                            groups[(sig, element)].append(i)
+                            groups[(fact["sig"], element)].append(i)
                     new = list(keep)
                     for members in groups.values():
                         kept = [float(lines[i]["score"]) for i in members if keep[i]]
@@ -91,7 +57,7 @@ def main():
                             continue
                         lowest = min(kept)
                         for i in members:
-                            if not keep[i] and not facts[(doc, lines[i]["line"])][2] \
+                            if not keep[i] and not facts[(doc, lines[i]["line"])]["landmark"] \
                                     and float(lines[i]["score"]) >= near * lowest:
                                 new[i] = True
                     kind = kinds.get(doc, "")

@@ -22,37 +22,16 @@ labels) on the pages as written, on each variant (`related`: articles followed b
 `short`, `shell`) and on each page type of the pages as written. Standard library only.
 """
 import collections
-import csv
 import re
 import sys
 
-from replay import word_f1
+from replay import TYPES, held_out_pages, labelled_lines, word_f1
 
 WORD = re.compile(r"\w+")
 LEVEL = 5
 NEAR_THRESHOLD = 0.6
 PROSE_MIN_BYTES = 40
-TYPES = ("article", "collection", "documentation", "forum", "listing", "product", "service")
 VARIANTS = ("related", "short", "shell")
-
-
-def line_facts(labelled):
-    """(doc, line) -> (group key, in a landmark, link density), every variant."""
-    csv.field_size_limit(1 << 30)
-    facts = {}
-    with open(labelled, newline="") as f:
-        rows = csv.reader(f)
-        head = next(rows)
-        at = {k: head.index(k) for k in ("doc", "line", "sig", "path", "link_density")}
-        marks = [head.index(k) for k in ("in_nav", "in_footer", "in_aside")]
-        for r in rows:
-            path = r[at["path"]].split()
-            facts[(r[at["doc"]], r[at["line"]])] = (
-                (r[at["sig"]].split()[0], path[LEVEL] if LEVEL < len(path) else ""),
-                any(float(r[i]) > 0 for i in marks),
-                float(r[at["link_density"]]),
-            )
-    return facts
 
 
 def page_lines(doc, lines, facts):
@@ -60,13 +39,15 @@ def page_lines(doc, lines, facts):
     out = []
     groups = collections.defaultdict(list)
     for i, r in enumerate(lines):
-        key, landmark, link = facts.get((doc, r["line"]), (None, True, 1.0))
+        fact = facts.get((doc, r["line"]))
+        landmark = fact is None or fact["landmark"]
         text = 0 if landmark else int(r["text_bytes"])
-        prose = 0 if text < PROSE_MIN_BYTES or link >= 0.5 else text
+        prose = 0 if text < PROSE_MIN_BYTES or fact["link_density"] >= 0.5 else text
         near = float(r["score"]) >= NEAR_THRESHOLD * float(r["threshold"])
         out.append(((r["label"] == "1", len(WORD.findall(r["text"]))), r["keep"] == "1", near, text, prose))
-        if key is not None:
-            groups[key].append(i)
+        if fact is not None:
+            path = fact["path"]
+            groups[(fact["sig"], path[LEVEL] if LEVEL < len(path) else "")].append(i)
     return out, [g for g in groups.values() if len(g) >= 3]
 
 
@@ -81,18 +62,8 @@ CONDITIONS = (
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
-    facts = line_facts(sys.argv[2])
-    pages = collections.defaultdict(list)
-    with open(sys.argv[1], newline="") as f:
-        for r in csv.DictReader(f):
-            if r["method"].startswith("mlp"):
-                pages[r["doc"]].append(r)
-    kinds = {}
-    try:
-        with open(sys.argv[1].replace("-lines.csv", "-pages.csv"), newline="") as f:
-            kinds = {r["doc"]: r["page_type"] for r in csv.DictReader(f)}
-    except OSError:
-        pass
+    facts = labelled_lines(sys.argv[2], original_only=False)
+    pages, kinds = held_out_pages(sys.argv[1], with_variants=True)
     prepared = {doc: page_lines(doc, lines, facts) for doc, lines in pages.items()}
     label = sys.argv[3] if len(sys.argv) > 3 else sys.argv[1]
     for name, condition in CONDITIONS:

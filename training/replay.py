@@ -1,6 +1,11 @@
-"""Shared by the replay scripts of training/ (rescue-replay.py, groups-replay.py): the page
-word F1 of decisions over a page's labelled lines, as they approximate the benchmark's
-score. Standard library only."""
+"""Shared by the replay scripts of training/ (rescue-replay.py, groups-replay.py,
+near-groups-replay.py): the page word F1 of decisions over a page's labelled lines, as they
+approximate the benchmark's score, and the loading of held-out decisions and of the
+labelled CSV's line facts. Standard library only."""
+import collections
+import csv
+
+TYPES = ("article", "collection", "documentation", "forum", "listing", "product", "service")
 
 
 def word_f1(lines, keep):
@@ -20,3 +25,46 @@ def word_f1(lines, keep):
     p = tp / (tp + fp) if tp + fp else 0.0
     r = tp / (tp + fn) if tp + fn else 0.0
     return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def labelled_lines(labelled, original_only):
+    """(doc, line) -> {"sig": first signature value, "path": path elements, "landmark": in
+    nav, footer or aside, "link_density": float} from the labelled CSV, of the pages as
+    written only or of every variant too."""
+    csv.field_size_limit(1 << 30)
+    facts = {}
+    with open(labelled, newline="") as f:
+        rows = csv.reader(f)
+        head = next(rows)
+        at = {k: head.index(k) for k in ("doc", "line", "sig", "path", "variant", "link_density")}
+        marks = [head.index(k) for k in ("in_nav", "in_footer", "in_aside")]
+        for r in rows:
+            if original_only and r[at["variant"]] != "original":
+                continue
+            facts[(r[at["doc"]], r[at["line"]])] = {
+                "sig": r[at["sig"]].split()[0],
+                "path": r[at["path"]].split(),
+                "landmark": any(float(r[i]) > 0 for i in marks),
+                "link_density": float(r[at["link_density"]]),
+            }
+    return facts
+
+
+def held_out_pages(lines_csv, with_variants):
+    """The model's held-out lines of `mainline eval --cv --per-line` by page (the pages as
+    written, and their variants' pages `DOC@VARIANT` when `with_variants`), and each page's
+    type from the `--per-page` file beside it (LINES.csv → PAGES.csv), when there is one."""
+    pages = collections.defaultdict(list)
+    with open(lines_csv, newline="") as f:
+        for r in csv.DictReader(f):
+            if not r["method"].startswith("mlp") or "[" in r["method"]:
+                continue
+            if with_variants or "@" not in r["doc"]:
+                pages[r["doc"]].append(r)
+    kinds = {}
+    try:
+        with open(lines_csv.replace("-lines.csv", "-pages.csv"), newline="") as f:
+            kinds = {r["doc"]: r["page_type"] for r in csv.DictReader(f)}
+    except OSError:
+        pass
+    return pages, kinds
