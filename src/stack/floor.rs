@@ -201,9 +201,10 @@ pub const GROUP_NEAR_THRESHOLD: f32 = 0.6;
 /// Each line scores on its own, and the cards of one grid score alike but not equally:
 /// a model whose threshold falls among them keeps the cards with a longer teaser and drops
 /// the rest, and a model whose threshold falls just above a listing of short link lines
-/// keeps its heading and drops the listing. `lines` are the block's lines and `groups`
-/// each line's group ([`group_of`]: the same structure seen from the nearest classed
-/// ancestor, within one element [`GROUP_LEVEL`] levels up); `keep` the decisions. A group
+/// keeps its heading and drops the listing. `lines` are the block's lines with their
+/// groups ([`BlockLines::groups`], [`group_of`]: the same structure seen from the nearest
+/// classed ancestor, within one element [`GROUP_LEVEL`] levels up; without them nothing is
+/// added); `keep` the decisions. A group
 /// of at least [`GROUP_MIN_LINES`] lines is kept whole, its lines outside the landmarks
 /// added:
 ///
@@ -220,14 +221,17 @@ pub const GROUP_NEAR_THRESHOLD: f32 = 0.6;
 ///
 /// # Panics
 /// When the slices differ in length.
-pub fn whole_groups(lines: &BlockLines<'_>, groups: &[u64], keep: &mut [bool]) -> bool {
+pub fn whole_groups(lines: &BlockLines<'_>, keep: &mut [bool]) -> bool {
     let BlockLines {
         scores,
         threshold,
         bytes,
         body,
-        ..
+        groups,
     } = *lines;
+    let Some(groups) = groups else {
+        return false;
+    };
     assert!(
         scores.len() == groups.len()
             && groups.len() == bytes.len()
@@ -323,9 +327,7 @@ pub fn settle(floor: Floor, lines: BlockLines<'_>, whole_page: bool, keep: &mut 
     if whole_page {
         changed |= rescue(lines.scores, lines.body, keep);
     }
-    if let Some(groups) = lines.groups {
-        changed |= whole_groups(&lines, groups, keep);
-    }
+    changed |= whole_groups(&lines, keep);
     changed
 }
 
@@ -534,7 +536,7 @@ mod tests {
             body,
             groups: Some(groups),
         };
-        whole_groups(&lines, groups, keep)
+        whole_groups(&lines, keep)
     }
 
     #[test]
