@@ -16,12 +16,10 @@ of the mean page F1 (word F1 over the lines' labels) and of each page type's. St
 library only.
 """
 import collections
-import re
 import sys
 
-from replay import TYPES, held_out_pages, labelled_lines, word_f1
+from replay import TYPES, group_key, held_out_pages, labelled_lines, labelled_words, word_f1
 
-WORD = re.compile(r"\w+")
 LEVELS = (3, 5, None)
 SHARES = (0.05, 0.1, 0.2, 0.3)
 NEAR_KEPT = (0.0, 0.5)
@@ -33,25 +31,24 @@ def main():
     facts = labelled_lines(sys.argv[2], original_only=True)
     pages, kinds = held_out_pages(sys.argv[1], with_variants=False)
     label = sys.argv[3] if len(sys.argv) > 3 else sys.argv[1]
+    scored = {doc: [labelled_words(r) for r in lines] for doc, lines in pages.items()}
     for level in LEVELS:
+        groups = {}
+        for doc, lines in pages.items():
+            by_key = collections.defaultdict(list)
+            for i, r in enumerate(lines):
+                fact = facts.get((doc, r["line"]))
+                if fact:
+                    by_key[group_key(fact, level)].append(i)
+            groups[doc] = list(by_key.values())
         for share in SHARES:
             for near in NEAR_KEPT:
                 delta = collections.defaultdict(float)
                 count = collections.Counter()
                 for doc, lines in pages.items():
-                    scored = [
-                        (r["label"] == "1", len(WORD.findall(r["text"]))) for r in lines
-                    ]
                     keep = [r["keep"] == "1" for r in lines]
-                    groups = collections.defaultdict(list)
-                    for i, r in enumerate(lines):
-                        fact = facts.get((doc, r["line"]))
-                        if fact:
-                            path = fact["path"]
-                            element = path[level] if level is not None and level < len(path) else ""
-                            groups[(fact["sig"], element)].append(i)
                     new = list(keep)
-                    for members in groups.values():
+                    for members in groups[doc]:
                         kept = [float(lines[i]["score"]) for i in members if keep[i]]
                         if len(members) < 3 or len(kept) < share * len(members) or not kept:
                             continue
@@ -61,7 +58,7 @@ def main():
                                     and float(lines[i]["score"]) >= near * lowest:
                                 new[i] = True
                     kind = kinds.get(doc, "")
-                    delta[kind] += word_f1(scored, new) - word_f1(scored, keep)
+                    delta[kind] += word_f1(scored[doc], new) - word_f1(scored[doc], keep)
                     count[kind] += 1
                 total = sum(delta.values()) / max(1, sum(count.values()))
                 per_type = " ".join(

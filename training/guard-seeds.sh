@@ -2,10 +2,10 @@
 # The pages mainline never trains on, scored by a recipe trained at three seeds: one
 # model's figure there moves with the training seed alone by up to 0.027 (training/HISTORY.md,
 # "The training seed and the pages never seen"), so a change is judged on the means.
-# For seeds 42, 43 and 44: trains RECIPE (default training/default.toml) on the labelled
-# CSV (default: the one training/common.sh writes), then scores the model on Mozilla
-# Readability's test pages as written and as plain pages, and on data/samples.
-# Models and reports in target/training/guard/.
+# Trains RECIPE (default training/default.toml) on the labelled CSV (default: the one
+# training/common.sh writes) with seeds 42, 43 and 44, then scores the three models beside
+# the built-in model on Mozilla Readability's test pages as written and as plain pages, and
+# on data/samples. Models and reports in target/training/guard/.
 # Usage: training/guard-seeds.sh [RECIPE [CSV]]
 #   READABILITY=DIR   Readability's test pages (default ../shared/data/readability-tests/pages)
 source "$(dirname "$0")/common.sh"
@@ -16,23 +16,24 @@ if [ ! -d "$READABILITY" ]; then
   echo "guard-seeds: no Readability test pages at $READABILITY (set READABILITY=DIR)" >&2
   exit 1
 fi
+if ! grep -q '^seed = ' "$RECIPE"; then
+  echo "guard-seeds: $RECIPE has no 'seed = N' line to vary" >&2
+  exit 1
+fi
 OUT="$WORK/guard"
 mkdir -p "$OUT"
+models=()
 for seed in 42 43 44; do
-  if ! grep -q '^seed = ' "$RECIPE"; then
-    echo "guard-seeds: $RECIPE has no 'seed = N' line to vary" >&2
-    exit 1
-  fi
   sed "s/^seed = .*/seed = $seed/" "$RECIPE" > "$OUT/recipe-$seed.toml"
   "$MAINLINE" train "$CSV" --recipe "$OUT/recipe-$seed.toml" -o "$OUT/model-$seed.json" \
     > "$OUT/train-$seed.txt" 2>&1
-  "$MAINLINE" eval --corpus "$READABILITY" --method builtin --model "$OUT/model-$seed.json" \
-    --augment plain > "$OUT/readability-$seed.txt" 2>/dev/null
-  "$MAINLINE" eval --corpus "$ROOT/data/samples" --method builtin \
-    --model "$OUT/model-$seed.json" > "$OUT/samples-$seed.txt" 2>/dev/null
-  echo "seed $seed, page F1 of the built-in model, then of the recipe at this seed:"
-  grep -h -E "^(built-in model|$OUT/model-$seed.json)" "$OUT/readability-$seed.txt" \
-    | awk '{print "  readability", $0}'
-  grep -h -E "^(built-in model|$OUT/model-$seed.json)" "$OUT/samples-$seed.txt" \
-    | awk '{print "  samples    ", $0}'
+  models+=(--model "$OUT/model-$seed.json")
 done
+# One run per corpus: the built-in model is scored once, beside the three.
+"$MAINLINE" eval --corpus "$READABILITY" --method builtin "${models[@]}" --augment plain \
+  > "$OUT/readability.txt" 2>/dev/null
+"$MAINLINE" eval --corpus "$ROOT/data/samples" --method builtin "${models[@]}" \
+  > "$OUT/samples.txt" 2>/dev/null
+echo "page F1 of the built-in model, then of the recipe at seeds 42, 43 and 44:"
+grep -h -E "^(built-in model|$OUT/model-)" "$OUT/readability.txt" | awk '{print "  readability", $0}'
+grep -h -E "^(built-in model|$OUT/model-)" "$OUT/samples.txt" | awk '{print "  samples    ", $0}'

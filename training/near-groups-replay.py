@@ -22,12 +22,10 @@ labels) on the pages as written, on each variant (`related`: articles followed b
 `short`, `shell`) and on each page type of the pages as written. Standard library only.
 """
 import collections
-import re
 import sys
 
-from replay import TYPES, held_out_pages, labelled_lines, word_f1
+from replay import TYPES, group_key, held_out_pages, labelled_lines, labelled_words, word_f1
 
-WORD = re.compile(r"\w+")
 LEVEL = 5
 NEAR_THRESHOLD = 0.6
 PROSE_MIN_BYTES = 40
@@ -44,10 +42,9 @@ def page_lines(doc, lines, facts):
         text = 0 if landmark else int(r["text_bytes"])
         prose = 0 if text < PROSE_MIN_BYTES or fact["link_density"] >= 0.5 else text
         near = float(r["score"]) >= NEAR_THRESHOLD * float(r["threshold"])
-        out.append(((r["label"] == "1", len(WORD.findall(r["text"]))), r["keep"] == "1", near, text, prose))
+        out.append((labelled_words(r), r["keep"] == "1", near, text, prose))
         if fact is not None:
-            path = fact["path"]
-            groups[(fact["sig"], path[LEVEL] if LEVEL < len(path) else "")].append(i)
+            groups[group_key(fact, LEVEL)].append(i)
     return out, [g for g in groups.values() if len(g) >= 3]
 
 

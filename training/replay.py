@@ -4,8 +4,29 @@ approximate the benchmark's score, and the loading of held-out decisions and of 
 labelled CSV's line facts. Standard library only."""
 import collections
 import csv
+import re
+
+WORD = re.compile(r"\w+")
 
 TYPES = ("article", "collection", "documentation", "forum", "listing", "product", "service")
+
+
+def words(text):
+    """The benchmark's words of a text: its `\\w+` tokens, counted."""
+    return len(WORD.findall(text))
+
+
+def labelled_words(row):
+    """A `--per-line` row as `word_f1` reads a line: (is content, words)."""
+    return row["label"] == "1", words(row["text"])
+
+
+def group_key(fact, level):
+    """The group of a line of `labelled_lines` facts: its first signature value within its
+    element `level` levels up (the whole page when `level` is None or deeper than the line's
+    path), as stack::floor::group_of groups lines."""
+    path = fact["path"]
+    return fact["sig"], path[level] if level is not None and level < len(path) else ""
 
 
 def word_f1(lines, keep):

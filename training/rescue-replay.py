@@ -15,14 +15,12 @@ the pages it changes and the sum of their word F1 changes. Standard library only
 import collections
 import csv
 import json
-import re
 import subprocess
 import sys
 
-from replay import word_f1
+from replay import word_f1, words
 
 FRACTIONS = (0.3, 0.5, 0.7, 0.9)
-WORD = re.compile(r"\w+")
 
 
 def landmarks(mainline, corpus):
@@ -52,12 +50,12 @@ def main():
     for r in csv.DictReader(open(lines_csv, newline="")):
         if r["method"].startswith("threshold") or "@" in r["doc"]:
             continue
-        words = len(WORD.findall(r["text"]))
+        n = words(r["text"])
         landmark = marks.get((r["doc"], int(r["line"])), False)
         body = 0 if landmark else len(r["text"].encode())
-        pages[r["doc"]].append((float(r["score"]), r["label"] == "1", words, landmark, body))
+        pages[r["doc"]].append((float(r["score"]), r["label"] == "1", n, landmark, body))
         if r["keep"] == "1":
-            kept[r["doc"]] += words
+            kept[r["doc"]] += n
     for measure, enough in (
         ("250 bytes", lambda ls: sum(x[4] for x in ls) >= 250),
         ("50 words", lambda ls: sum(x[2] for x in ls if not x[3]) >= 50),
