@@ -305,7 +305,9 @@ impl CvData {
         // have no lines of are the others.
         let mut in_csv: Vec<Option<Variant>> = vec![None];
         for p in &pages {
-            if !in_csv.contains(&p.variant) && p.variant == Some(Variant::Plain) {
+            if !in_csv.contains(&p.variant)
+                && matches!(p.variant, Some(Variant::Plain | Variant::Tables))
+            {
                 in_csv.push(p.variant);
             }
         }

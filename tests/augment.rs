@@ -156,8 +156,11 @@ fn eval_scores_a_corpus_rewritten_and_refuses_augment_where_it_means_nothing() {
         "threshold",
         "--augment",
         "plain",
+        "--augment",
+        "tables",
     ]);
     assert!(out.contains("density > 0.5 [plain]"), "{out}");
+    assert!(out.contains("density > 0.5 [tables]"), "{out}");
     let refused = mainline()
         .args([
             "eval",

@@ -4,8 +4,9 @@
 # "The training seed and the pages never seen"), so a change is judged on the means.
 # Trains RECIPE (default training/default.toml) on the labelled CSV (default: the one
 # training/common.sh writes) with seeds 42, 43 and 44, then scores the three models beside
-# the built-in model on Mozilla Readability's test pages as written and as plain pages, and
-# on data/samples. Models and reports in target/training/guard/.
+# the built-in model on Mozilla Readability's test pages as written, as plain pages and laid
+# out in tables (`mainline eval --augment plain --augment tables`), and on data/samples.
+# Models and reports in target/training/guard/.
 # Usage: training/guard-seeds.sh [RECIPE [CSV]]
 #   READABILITY=DIR   Readability's test pages (default ../shared/data/readability-tests/pages)
 source "$(dirname "$0")/common.sh"
@@ -31,6 +32,7 @@ for seed in 42 43 44; do
 done
 # One run per corpus: the built-in model is scored once, beside the three.
 "$MAINLINE" eval --corpus "$READABILITY" --method builtin "${models[@]}" --augment plain \
+  --augment tables \
   > "$OUT/readability.txt" 2>/dev/null
 "$MAINLINE" eval --corpus "$ROOT/data/samples" --method builtin "${models[@]}" \
   > "$OUT/samples.txt" 2>/dev/null

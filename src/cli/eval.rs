@@ -111,7 +111,7 @@ pub struct Args {
     /// as VARIANT (repeatable), reported as "METHOD [VARIANT]". `plain`: as an older site
     /// would have written them (no HTML5 sectioning elements, no class, id, role,
     /// microdata, aria-* or data-* attributes, no Open Graph, Twitter or JSON-LD metadata;
-    /// see `mainline label --augment`). In cross-validation each variant the CSV has is
+    /// see `mainline label --augment`); `tables`: the same, laid out in tables. In cross-validation each variant the CSV has is
     /// scored this way without it.
     #[arg(long, value_name = "VARIANT", value_parser = parse_variant)]
     augment: Vec<train::Variant>,
@@ -145,7 +145,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     {
         super::check_writable(path)?;
     }
-    if let Some(v) = args.augment.iter().find(|&&v| v != train::Variant::Plain) {
+    if let Some(v) = args
+        .augment
+        .iter()
+        .find(|&&v| !matches!(v, train::Variant::Plain | train::Variant::Tables))
+    {
         bail!(
             "--augment {v} needs each page's labelled lines: label the corpus with `mainline \
              label --augment {v}` and cross-validate on that CSV (--cv) instead"
@@ -227,7 +231,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
                             .iter()
                             .map(|(v, _)| *v)
                             .filter(|v| {
-                                matches!(v, train::Variant::Plain | train::Variant::Related)
+                                matches!(
+                                    v,
+                                    train::Variant::Plain
+                                        | train::Variant::Tables
+                                        | train::Variant::Related
+                                )
                             })
                             .map(Some),
                     )

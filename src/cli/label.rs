@@ -59,7 +59,9 @@ pub struct Args {
     /// would have written it: HTML5 sectioning elements (article, main, nav, header,
     /// footer, aside, section, figure, ...) become div; class, id, role, microdata, aria-*
     /// and data-* attributes, Open Graph and Twitter <meta> and JSON-LD are dropped; the
-    /// text is untouched. `related`: an article (page type `article` in the corpus's
+    /// text is untouched. `tables`: as `plain`, and each landmark or section (article, main,
+    /// nav, header, footer, aside, section, search) the one cell of a table of its own, as
+    /// older sites laid out their pages. `related`: an article (page type `article` in the corpus's
     /// metadata) followed, after its last content line, by a block of teasers of other
     /// pages of the corpus (their titles and descriptions, as a related-stories grid or a
     /// "more from" list), which its labels call boilerplate; other pages get no variant.
@@ -202,7 +204,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
                             let variant = v.map_or("original", Variant::name);
                             // A short page holds part of the gold text and a shell none of
                             // it: their alignment is as good as their page's.
-                            let whole = matches!(v, None | Some(Variant::Plain | Variant::Related));
+                            let whole = matches!(
+                                v,
+                                None | Some(Variant::Plain | Variant::Tables | Variant::Related)
+                            );
                             let aligned = if whole {
                                 !alignment.is_poor()
                             } else {

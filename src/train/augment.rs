@@ -22,6 +22,9 @@ pub enum Variant {
     /// [`plain`](super::plain): no HTML5 sectioning elements, no class, id, role, microdata,
     /// `aria-*` or `data-*` attributes, no Open Graph, Twitter or JSON-LD metadata.
     Plain,
+    /// [`tables`](super::tables): as [`Variant::Plain`], and each landmark or section the
+    /// one cell of a table of its own, as older sites laid out their pages.
+    Tables,
     /// [`related`](super::related): an article followed by a block of teasers of other
     /// pages (headlines and summaries), after its last content line. Articles only.
     Related,
@@ -54,8 +57,9 @@ pub struct PageFacts<'a> {
 
 impl Variant {
     /// Every variant.
-    pub const ALL: [Variant; 4] = [
+    pub const ALL: [Variant; 5] = [
         Variant::Plain,
+        Variant::Tables,
         Variant::Related,
         Variant::Short,
         Variant::Shell,
@@ -65,6 +69,7 @@ impl Variant {
     pub fn name(self) -> &'static str {
         match self {
             Variant::Plain => "plain",
+            Variant::Tables => "tables",
             Variant::Related => "related",
             Variant::Short => "short",
             Variant::Shell => "shell",
@@ -83,6 +88,7 @@ impl Variant {
     pub fn apply(self, html: &[u8], page: &PageFacts<'_>) -> Result<Option<Vec<u8>>> {
         match self {
             Variant::Plain => super::plain(html).map(Some),
+            Variant::Tables => super::tables(html).map(Some),
             Variant::Related => {
                 let Some(after) = page.article_end else {
                     return Ok(None);

@@ -61,7 +61,7 @@ pub use dataset::{
 pub use finetune::{FineTuneParams, fine_tune};
 pub use metrics::LineMetrics;
 pub use params::{ModelType, ThresholdObjective, ThresholdRows, TrainParams};
-pub use plain::{SEMANTIC_ELEMENTS, plain};
+pub use plain::{LAYOUT_ELEMENTS, SEMANTIC_ELEMENTS, plain, tables};
 pub use recipe::{Recipe, StackRecipe};
 pub use related::{Teaser, related};
 pub use short::{LineSpan, shell, short};

@@ -15,11 +15,15 @@
 //!   starting with `og:` or `twitter:`) and `<script type="application/ld+json">` elements
 //!   with their content are dropped.
 //!
+//! [`tables`] does the same and lays the page out in tables as older sites did: each
+//! landmark or section becomes the one cell of a table of its own.
+//!
 //! The text of the page, its other elements and attributes, its comments and its encoding
 //! are untouched. The rewriting streams (lol_html), in the page's own encoding as
 //! [`crate::input::sniff`] finds it; a page in an encoding that is not ASCII-compatible
 //! (UTF-16) is returned unchanged.
 
+use lol_html::html_content::ContentType;
 use lol_html::{AsciiCompatibleEncoding, HtmlRewriter, Settings, element};
 
 use crate::{Error, Result};
@@ -38,6 +42,12 @@ pub const SEMANTIC_ELEMENTS: [&str; 11] = [
     "nav",
     "search",
     "section",
+];
+
+/// The elements of [`SEMANTIC_ELEMENTS`] that [`tables`] rewrites as the one cell of a
+/// table of their own: the landmarks and sections a page is laid out in.
+pub const LAYOUT_ELEMENTS: [&str; 8] = [
+    "article", "aside", "footer", "header", "main", "nav", "search", "section",
 ];
 
 /// Whether [`plain`] drops an attribute of this (lower-case) name.
@@ -85,6 +95,38 @@ fn dropped_meta(name: &str) -> bool {
 /// [`Error::Other`] when the rewriter gives up on the page (it has no limit on memory and
 /// is not strict, so in practice never).
 pub fn plain(html: &[u8]) -> Result<Vec<u8>> {
+    rewrite(html, false)
+}
+
+/// The page `html` rewritten as [`plain`] does, and laid out in tables as older sites laid
+/// out their pages (`mainline label --augment tables`): each element of
+/// [`LAYOUT_ELEMENTS`] becomes the one cell of a table of its own
+/// (`<table><tr><td>…</td></tr></table>`), so that a page's menus, sidebars, footer and
+/// article all lie in table cells, nested as the elements were. The other elements of
+/// [`SEMANTIC_ELEMENTS`] become `div`.
+///
+/// ```
+/// use mainline::train::tables;
+///
+/// let page = br#"<body><nav class="menu"><a href="/">Home</a></nav>
+/// <article id="post"><p>Hello</p><figure>x</figure></article></body>"#;
+/// let out = String::from_utf8(tables(page)?).unwrap();
+/// assert_eq!(
+///     out,
+///     r#"<body><table><tr><td><a href="/">Home</a></td></tr></table>
+/// <table><tr><td><p>Hello</p><div>x</div></td></tr></table></body>"#
+/// );
+/// # Ok::<(), mainline::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`plain`].
+pub fn tables(html: &[u8]) -> Result<Vec<u8>> {
+    rewrite(html, true)
+}
+
+/// [`plain`], and with `tables` the layout of [`tables`].
+fn rewrite(html: &[u8], tables: bool) -> Result<Vec<u8>> {
     let sniffed = crate::input::sniff(html, true);
     let Some(encoding) = AsciiCompatibleEncoding::new(sniffed.encoding) else {
         return Ok(html.to_vec());
@@ -114,7 +156,11 @@ pub fn plain(html: &[u8]) -> Result<Vec<u8>> {
                 el.remove();
                 return Ok(());
             }
-            if html && SEMANTIC_ELEMENTS.contains(&tag.as_str()) {
+            if html && tables && LAYOUT_ELEMENTS.contains(&tag.as_str()) {
+                el.before("<table><tr>", ContentType::Html);
+                el.set_tag_name("td")?;
+                el.after("</tr></table>", ContentType::Html);
+            } else if html && SEMANTIC_ELEMENTS.contains(&tag.as_str()) {
                 el.set_tag_name("div")?;
             }
             let names: Vec<String> = el
@@ -130,7 +176,12 @@ pub fn plain(html: &[u8]) -> Result<Vec<u8>> {
         }));
     let mut rewriter = HtmlRewriter::new(settings, |chunk: &[u8]| out.extend_from_slice(chunk));
     let fail = |e: lol_html::errors::RewritingError| {
-        Error::Other(format!("rewriting the page as a plain page: {e}"))
+        let what = if tables {
+            "laid out in tables"
+        } else {
+            "as a plain page"
+        };
+        Error::Other(format!("rewriting the page {what}: {e}"))
     };
     rewriter.write(html).map_err(fail)?;
     rewriter.end().map_err(fail)?;
@@ -182,6 +233,28 @@ mod tests {
             b"<meta charset=\"windows-1252\"><!-- c --><div><p>caf\xe9 &amp; cr\xe8me<br>two</p></div><svg><nav/></svg>"
                 .to_vec()
         );
+    }
+
+    #[test]
+    fn layout_elements_become_single_cell_tables_nested_as_they_were() {
+        let out = |html: &str| String::from_utf8(tables(html.as_bytes()).unwrap()).unwrap();
+        for tag in LAYOUT_ELEMENTS {
+            let html = format!("<{tag} class=c>text</{tag}><p>after</p>");
+            assert_eq!(
+                out(&html),
+                "<table><tr><td>text</td></tr></table><p>after</p>",
+                "{tag}"
+            );
+        }
+        assert_eq!(
+            out("<main><header><h1>T</h1></header><figure>f</figure><hgroup>h</hgroup></main>"),
+            "<table><tr><td><table><tr><td><h1>T</h1></td></tr></table><div>f</div>\
+             <div>h</div></td></tr></table>"
+        );
+        // Foreign content keeps its element names, and so do pages without landmarks.
+        assert_eq!(out("<svg><nav/></svg>"), "<svg><nav/></svg>");
+        let old = "<table><tr><td>Menu</td><td>Text</td></tr></table>";
+        assert_eq!(out(old), old);
     }
 
     #[test]
