@@ -305,9 +305,7 @@ impl CvData {
         // have no lines of are the others.
         let mut in_csv: Vec<Option<Variant>> = vec![None];
         for p in &pages {
-            if !in_csv.contains(&p.variant)
-                && matches!(p.variant, Some(Variant::Plain | Variant::Tables))
-            {
+            if !in_csv.contains(&p.variant) && p.variant.is_some_and(Variant::markup_only) {
                 in_csv.push(p.variant);
             }
         }

@@ -26,45 +26,37 @@ Word F1 is computed from the labelled lines (replay.word_f1), close to the bench
 score. Standard library only.
 """
 import collections
-import csv
 import json
 import os
 import subprocess
 import sys
 import tempfile
 
-from replay import TYPES, held_out_pages, labelled_words, word_f1, words
+from replay import TYPES, held_out_pages, labelled_lines, word_f1, words
 
 SHARES = (0.35, 0.5, 0.7)
 FRACTIONS = (0.1, 0.2, 0.35)
 SCOPES = ("page", "article")
+CONFIGS = [(s, f, c) for c in SCOPES for s in SHARES for f in FRACTIONS]
 
 
-def prose(text_bytes, link_density, landmark):
-    """stack::floor::prose_bytes."""
-    link = min(max(link_density, 0.0), 1.0)
-    if landmark or text_bytes < 40 or link >= 0.5:
+def prose(text_bytes, fact):
+    """stack::floor::prose_bytes of a line of `labelled_lines` facts."""
+    link = min(max(fact["link_density"], 0.0), 1.0)
+    if fact["landmark"] or text_bytes < 40 or link >= 0.5:
         return 0
     return round(text_bytes * (1.0 - link))
 
 
-def facts_of(row):
-    """(link density, in a landmark, page hint `article`, inside <article>/<main>) of a
-    labelled CSV row."""
-    hints = row["hints"].split()
-    marks = any(float(row[k]) > 0 for k in ("in_nav", "in_footer", "in_aside"))
-    return float(row["link_density"]), marks, hints[0] == "1", hints[-1] == "1"
-
-
 def floor(facts, text_bytes, scores, keep, share, fraction, scope):
     """The decisions `keep` with the floor applied."""
-    if not facts or not facts[0][2]:
+    if not facts or not facts[0]["article"]:
         return keep
-    pr = [prose(t, f[0], f[1]) for t, f in zip(text_bytes, facts)]
+    pr = [prose(t, f) for t, f in zip(text_bytes, facts)]
     total = sum(pr)
     if total < 250 or sum(t for t, k in zip(text_bytes, keep) if k) >= share * total:
         return keep
-    inside = [True] * len(keep) if scope == "page" else [f[3] for f in facts]
+    inside = [True] * len(keep) if scope == "page" else [f["in_article"] for f in facts]
     if scope == "article" and not any(k and p and i for k, p, i in zip(keep, pr, inside)):
         return keep
     best = max((s for s, p, i in zip(scores, pr, inside) if p and i), default=None)
@@ -74,38 +66,42 @@ def floor(facts, text_bytes, scores, keep, share, fraction, scope):
     return [k or (i and p > 0 and s >= cut) for k, s, p, i in zip(keep, scores, pr, inside)]
 
 
-def configs():
-    return [(s, f, c) for c in SCOPES for s in SHARES for f in FRACTIONS]
+def replay_page(facts, texts, text_bytes, scores, keep):
+    """(setting, word F1, whether it changed the decisions) of one page: as decided, then
+    under each setting of CONFIGS."""
+    lw = [(f["label"], words(t)) for f, t in zip(facts, texts)]
+    yield "as decided", word_f1(lw, keep), False
+    for c in CONFIGS:
+        k2 = floor(facts, text_bytes, scores, keep, *c)
+        yield c, word_f1(lw, k2), k2 != keep
+
+
+def setting_name(c):
+    return "as decided" if c == "as decided" else f"{c[0]:<5} {c[1]:<8} {c[2]:<7}"
 
 
 def replay_cv(lines_csv, labelled):
-    csv.field_size_limit(1 << 30)
-    facts = {}
-    with open(labelled, newline="") as f:
-        for r in csv.DictReader(f):
-            if r["variant"] == "original":
-                facts[(r["doc"], r["line"])] = facts_of(r)
+    facts = labelled_lines(labelled, original_only=True)
     pages, kinds = held_out_pages(lines_csv, False)
     scores = collections.defaultdict(lambda: collections.defaultdict(list))
     changed = collections.Counter()
     for doc, rows in pages.items():
         rows.sort(key=lambda r: int(r["line"]))
-        lw = [labelled_words(r) for r in rows]
-        keep = [r["keep"] == "1" for r in rows]
-        fs = [facts[(doc, r["line"])] for r in rows]
-        tb = [int(r["text_bytes"]) for r in rows]
-        sc = [float(r["score"]) for r in rows]
-        scores["as decided"][kinds.get(doc, "?")].append(word_f1(lw, keep))
-        for c in configs():
-            k2 = floor(fs, tb, sc, keep, *c)
-            changed[c] += k2 != keep
-            scores[c][kinds.get(doc, "?")].append(word_f1(lw, k2))
+        outcomes = replay_page(
+            [facts[(doc, r["line"])] for r in rows],
+            [r["text"] for r in rows],
+            [int(r["text_bytes"]) for r in rows],
+            [float(r["score"]) for r in rows],
+            [r["keep"] == "1" for r in rows],
+        )
+        for c, f1, moved in outcomes:
+            scores[c][kinds.get(doc, "?")].append(f1)
+            changed[c] += moved
     print("share fraction scope  pages changed  mean word F1  " + " ".join(TYPES))
     for c, by_type in scores.items():
         every = [v for vs in by_type.values() for v in vs]
-        name = "as decided" if c == "as decided" else f"{c[0]:<5} {c[1]:<8} {c[2]:<7}"
         cells = " ".join(f"{sum(by_type[t]) / max(len(by_type[t]), 1):.4f}" for t in TYPES)
-        print(f"{name:<22} {changed[c]:>5}  {sum(every) / len(every):.4f}  {cells}")
+        print(f"{setting_name(c):<22} {changed[c]:>5}  {sum(every) / len(every):.4f}  {cells}")
 
 
 def replay_pages(corpus, models, mainline):
@@ -116,44 +112,52 @@ def replay_pages(corpus, models, mainline):
             check=True,
             capture_output=True,
         )
-        pages = collections.defaultdict(list)
-        with open(labelled, newline="") as f:
-            for r in csv.DictReader(f):
-                pages[r["doc"]].append(r)
+        facts = labelled_lines(labelled, original_only=True)
+    pages = collections.defaultdict(list)
+    for (doc, line), fact in facts.items():
+        pages[doc].append((int(line), fact))
+    docs = sorted(pages)
+    paths = []
+    for doc in docs:
+        page = os.path.join(corpus, doc, "source.html")
+        paths.append(page if os.path.exists(page) else os.path.join(corpus, doc + ".html"))
     results = {}
     for model in models:
+        # One run over every page; its records name their page and come in input order.
+        out = subprocess.run(
+            [mainline, "filter", "-q", "--model", model, "--format", "jsonl", *paths],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        filtered = collections.defaultdict(list)
+        for line in out.splitlines():
+            r = json.loads(line)
+            filtered[r["doc"]].append(r)
         scores = collections.defaultdict(list)
         changed = collections.Counter()
-        for doc, rows in sorted(pages.items()):
-            page = os.path.join(corpus, doc, "source.html")
-            if not os.path.exists(page):
-                page = os.path.join(corpus, doc + ".html")
-            out = subprocess.run(
-                [mainline, "filter", "--model", model, "--format", "jsonl", page],
-                check=True,
-                capture_output=True,
-                text=True,
-            ).stdout.splitlines()
-            lines = [json.loads(x) for x in out]
-            if len(lines) != len(rows):
-                sys.exit(f"{doc}: {len(lines)} lines filtered, {len(rows)} labelled")
-            lw = [(r["label"] == "1", words(x["text"])) for r, x in zip(rows, lines)]
-            keep = [x["keep"] for x in lines]
-            fs = [facts_of(r) for r in rows]
-            tb = [x["text_bytes"] for x in lines]
-            sc = [x["score"] for x in lines]
-            scores["as decided"].append(word_f1(lw, keep))
-            for c in configs():
-                k2 = floor(fs, tb, sc, keep, *c)
-                changed[c] += k2 != keep
-                scores[c].append(word_f1(lw, k2))
+        for doc, path in zip(docs, paths):
+            lines = filtered[path]
+            page_facts = [f for _, f in sorted(pages[doc], key=lambda x: x[0])]
+            if len(lines) != len(page_facts):
+                sys.exit(f"{doc}: {len(lines)} lines filtered, {len(page_facts)} labelled")
+            outcomes = replay_page(
+                page_facts,
+                [x["text"] for x in lines],
+                [x["text_bytes"] for x in lines],
+                [x["score"] for x in lines],
+                [x["keep"] for x in lines],
+            )
+            for c, f1, moved in outcomes:
+                scores[c].append(f1)
+                changed[c] += moved
         results[model] = (scores, changed)
-    print("share fraction scope   " + "  ".join(f"{os.path.basename(m)} (pages changed)" for m in models) + "  mean")
-    for c in ["as decided"] + configs():
-        name = "as decided" if c == "as decided" else f"{c[0]:<5} {c[1]:<8} {c[2]:<7}"
+    names = "  ".join(f"{os.path.basename(m)} (pages changed)" for m in models)
+    print(f"share fraction scope   {names}  mean")
+    for c in ["as decided"] + CONFIGS:
         means = [sum(results[m][0][c]) / len(results[m][0][c]) for m in models]
         cells = "  ".join(f"{v:.4f} ({results[m][1][c]})" for v, m in zip(means, models))
-        print(f"{name:<22} {cells}  {sum(means) / len(means):.4f}")
+        print(f"{setting_name(c):<22} {cells}  {sum(means) / len(means):.4f}")
 
 
 def main():

@@ -49,24 +49,31 @@ def word_f1(lines, keep):
 
 
 def labelled_lines(labelled, original_only):
-    """(doc, line) -> {"sig": first signature value, "path": path elements, "landmark": in
-    nav, footer or aside, "link_density": float} from the labelled CSV, of the pages as
-    written only or of every variant too."""
+    """(doc, line) -> {"label": is content, "sig": first signature value, "path": path
+    elements, "landmark": in nav, footer or aside, "link_density": float, "article": the
+    page hint `article`, "in_article": inside <article>/<main>} from the labelled CSV, of the
+    pages as written only or of every variant too (a CSV without a `variant` column holds
+    the pages as written alone)."""
     csv.field_size_limit(1 << 30)
     facts = {}
     with open(labelled, newline="") as f:
         rows = csv.reader(f)
         head = next(rows)
-        at = {k: head.index(k) for k in ("doc", "line", "sig", "path", "variant", "link_density")}
+        at = {k: head.index(k) for k in ("doc", "line", "label", "sig", "path", "hints", "link_density")}
+        variant = head.index("variant") if "variant" in head else None
         marks = [head.index(k) for k in ("in_nav", "in_footer", "in_aside")]
         for r in rows:
-            if original_only and r[at["variant"]] != "original":
+            if original_only and variant is not None and r[variant] != "original":
                 continue
+            hints = r[at["hints"]].split()
             facts[(r[at["doc"]], r[at["line"]])] = {
+                "label": r[at["label"]] == "1",
                 "sig": r[at["sig"]].split()[0],
                 "path": r[at["path"]].split(),
                 "landmark": any(float(r[i]) > 0 for i in marks),
                 "link_density": float(r[at["link_density"]]),
+                "article": hints[0] == "1",
+                "in_article": hints[-1] == "1",
             }
     return facts
 

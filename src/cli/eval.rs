@@ -145,11 +145,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     {
         super::check_writable(path)?;
     }
-    if let Some(v) = args
-        .augment
-        .iter()
-        .find(|&&v| !matches!(v, train::Variant::Plain | train::Variant::Tables))
-    {
+    if let Some(v) = args.augment.iter().find(|v| !v.markup_only()) {
         bail!(
             "--augment {v} needs each page's labelled lines: label the corpus with `mainline \
              label --augment {v}` and cross-validate on that CSV (--cv) instead"
@@ -230,14 +226,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                         r.variant_lines
                             .iter()
                             .map(|(v, _)| *v)
-                            .filter(|v| {
-                                matches!(
-                                    v,
-                                    train::Variant::Plain
-                                        | train::Variant::Tables
-                                        | train::Variant::Related
-                                )
-                            })
+                            .filter(|v| v.holds_gold_text())
                             .map(Some),
                     )
                     .collect();

@@ -204,10 +204,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                             let variant = v.map_or("original", Variant::name);
                             // A short page holds part of the gold text and a shell none of
                             // it: their alignment is as good as their page's.
-                            let whole = matches!(
-                                v,
-                                None | Some(Variant::Plain | Variant::Tables | Variant::Related)
-                            );
+                            let whole = v.is_none_or(Variant::holds_gold_text);
                             let aligned = if whole {
                                 !alignment.is_poor()
                             } else {

@@ -76,6 +76,27 @@ impl Variant {
         }
     }
 
+    /// Whether the variant rewrites only the markup of every page ([`Variant::Plain`],
+    /// [`Variant::Tables`]): it applies to any page of any corpus, without its labelled
+    /// lines, and its text is its page's.
+    ///
+    /// ```
+    /// use mainline::train::Variant;
+    ///
+    /// assert!(Variant::Tables.markup_only());
+    /// assert!(!Variant::Related.markup_only());
+    /// ```
+    pub fn markup_only(self) -> bool {
+        matches!(self, Variant::Plain | Variant::Tables)
+    }
+
+    /// Whether the variant holds all of its page's gold text, so that its words are scored
+    /// against it: the [`markup_only`](Self::markup_only) variants and [`Variant::Related`]
+    /// (the page, then teasers). A short page holds part of it and a shell none.
+    pub fn holds_gold_text(self) -> bool {
+        self.markup_only() || self == Variant::Related
+    }
+
     /// The page `html` (bytes as read) rewritten as this variant, or `None` when the
     /// variant does not apply to the page ([`Variant::Related`]: a page that is not an
     /// article with content, that has no teasers to draw from, or whose encoding is not
