@@ -1066,6 +1066,9 @@ struct PageBlock {
     floor_scores: Vec<f32>,
     /// Scratch for [`stack::floor::whole_groups`]: the decided lines' groups.
     groups: Vec<u64>,
+    /// Scratch for [`stack::floor::settle`]: whether each decided line only repeats the
+    /// site's name.
+    site_names: Vec<bool>,
 }
 
 impl PageBlock {
@@ -1101,6 +1104,7 @@ impl PageBlock {
             keep: Vec::new(),
             floor_scores: Vec::new(),
             groups: Vec::new(),
+            site_names: Vec::new(),
         }
     }
 
@@ -1133,6 +1137,7 @@ impl PageBlock {
             keep,
             floor_scores,
             groups,
+            site_names,
         } = self;
         *blocks = stack::page::Blocks::new();
         *context = 0;
@@ -1152,12 +1157,14 @@ impl PageBlock {
         keep.clear();
         floor_scores.clear();
         groups.clear();
+        site_names.clear();
     }
 
     /// Applies [`stack::floor::settle`] to the decisions of the block's lines `range` (those
-    /// decided in it, after the context, at `threshold`): the `floor`, the rescue when the
-    /// block is the `last` of a page that was never split (it holds the whole page), and
-    /// whole groups when the stage reads the lines' signatures.
+    /// decided in it, after the context, at `threshold`): the lines of the site's name
+    /// dropped when the stage reads the page hints, the `floor`, the rescue when the block
+    /// is the `last` of a page that was never split (it holds the whole page), and whole
+    /// groups when the stage reads the lines' signatures.
     fn settle(
         &mut self,
         range: std::ops::Range<usize>,
@@ -1175,6 +1182,16 @@ impl PageBlock {
             );
         }
         let groups = self.repeats.then_some(&self.groups[..]);
+        if self.hints_on {
+            self.site_names.clear();
+            let n = stack::hints::N_LINE_HINTS;
+            self.site_names.extend(
+                self.hints[range.start * n..range.end * n]
+                    .chunks_exact(n)
+                    .map(stack::hints::site_name_line),
+            );
+        }
+        let site_names = self.hints_on.then_some(&self.site_names[..]);
         let whole_page = last && !self.split;
         let (bytes, body) = (&self.prose[range.clone()], &self.body[range]);
         redecide(
@@ -1188,6 +1205,7 @@ impl PageBlock {
                     bytes,
                     body,
                     groups,
+                    site_names,
                 };
                 stack::floor::settle(floor, lines, whole_page, keep)
             },

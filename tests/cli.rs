@@ -325,10 +325,10 @@ fn lines_writes_the_feature_table_with_an_empty_label_column() {
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert!(rows.len() >= 8);
     assert!(rows.iter().all(|r| r[3].is_empty() && r[7].is_empty()));
-    // Every line has its ten page hints, the fifth saying that the page names no kind.
+    // Every line has its eleven page hints, the fifth saying that the page names no kind.
     for r in &rows {
         let hints: Vec<f32> = r[6].split(' ').map(|v| v.parse().unwrap()).collect();
-        assert_eq!(hints.len(), 10);
+        assert_eq!(hints.len(), 11);
         assert_eq!(hints[4], 1.0);
     }
     // Every line has a signature; the menu items share theirs.

@@ -73,7 +73,7 @@ def labelled_lines(labelled, original_only):
                 "landmark": any(float(r[i]) > 0 for i in marks),
                 "link_density": float(r[at["link_density"]]),
                 "article": hints[0] == "1",
-                "in_article": hints[-1] == "1",
+                "in_article": hints[9] == "1",
             }
     return facts
 

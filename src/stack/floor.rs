@@ -37,6 +37,10 @@
 //! at least half as high as the lowest of the group's kept lines; when it is short lines
 //! and links holding more text than the lines kept, half of them scored at least 0.6 of
 //! the threshold, all of them.
+//!
+//! A line whose whole text is the site's name ([`super::hints::site_name_line`]: a logo's
+//! text, a masthead, the one heading of a page drawn by scripts) is never kept: [`settle`]
+//! drops it before the floor and again after the groups.
 
 /// Lines with less text than this (bytes) are not prose: menus, buttons, captions.
 pub const PROSE_MIN_BYTES: u64 = 40;
@@ -228,6 +232,7 @@ pub fn whole_groups(lines: &BlockLines<'_>, keep: &mut [bool]) -> bool {
         bytes,
         body,
         groups,
+        ..
     } = *lines;
     let Some(groups) = groups else {
         return false;
@@ -313,21 +318,44 @@ pub struct BlockLines<'a> {
     pub body: &'a [u64],
     /// Each line's group, when the lines' signatures are known.
     pub groups: Option<&'a [u64]>,
+    /// Whether each line only repeats the site's name
+    /// ([`super::hints::site_name_line`]), when the page hints are known.
+    pub site_names: Option<&'a [bool]>,
 }
 
-/// What follows the model's decisions on one block, in order: the `floor`, the [`rescue`]
-/// when the block is the `whole_page`, and [`whole_groups`] when the lines' groups are
-/// known. The extractor and training both decide through it, so the order is one. Returns
-/// whether anything was added.
+/// What follows the model's decisions on one block, in order: the lines that only repeat
+/// the site's name are dropped (when known: a logo's text, a masthead), then come the
+/// `floor`, the [`rescue`] when the block is the `whole_page`, and [`whole_groups`] when
+/// the lines' groups are known, none of which keeps a line of the site's name again. The
+/// extractor and training both decide through it, so the order is one. Returns whether
+/// any decision changed.
 ///
 /// # Panics
 /// When the slices differ in length.
 pub fn settle(floor: Floor, lines: BlockLines<'_>, whole_page: bool, keep: &mut [bool]) -> bool {
-    let mut changed = floor.apply(lines.scores, lines.bytes, keep);
+    let mut changed = drop_site_names(lines.site_names, keep);
+    changed |= floor.apply(lines.scores, lines.bytes, keep);
     if whole_page {
         changed |= rescue(lines.scores, lines.body, keep);
     }
     changed |= whole_groups(&lines, keep);
+    drop_site_names(lines.site_names, keep);
+    changed
+}
+
+/// Drops the kept lines marked in `site_names`; whether any was kept.
+fn drop_site_names(site_names: Option<&[bool]>, keep: &mut [bool]) -> bool {
+    let Some(site_names) = site_names else {
+        return false;
+    };
+    assert_eq!(site_names.len(), keep.len(), "one value per line");
+    let mut changed = false;
+    for (k, &site) in keep.iter_mut().zip(site_names) {
+        if site && *k {
+            *k = false;
+            changed = true;
+        }
+    }
     changed
 }
 
@@ -519,6 +547,35 @@ mod tests {
         assert_eq!(body_bytes(f64::from(100u32).ln_1p() as f32, true), 0);
     }
 
+    #[test]
+    fn lines_of_the_site_name_are_never_kept() {
+        let settled = |scores: &[f32], keep: &mut [bool], site: Option<&[bool]>| {
+            let n = scores.len();
+            let lines = BlockLines {
+                scores,
+                threshold: 0.5,
+                bytes: &vec![(100, 0); n],
+                body: &vec![100; n],
+                groups: None,
+                site_names: site,
+            };
+            settle(LONG, lines, true, keep)
+        };
+        let site = [true, false, false];
+        let mut keep = [true, true, false];
+        assert!(settled(&[0.9, 0.8, 0.1], &mut keep, Some(&site)));
+        assert_eq!(keep, [false, true, false]);
+        // Dropping the name leaves the page empty: the rescue keeps the lines scored near
+        // the best, but not the name again.
+        let mut keep = [true, false, false];
+        assert!(settled(&[0.9, 0.6, 0.1], &mut keep, Some(&site)));
+        assert_eq!(keep, [false, true, false]);
+        // Unknown names change nothing.
+        let mut keep = [true, true, false];
+        assert!(!settled(&[0.9, 0.8, 0.1], &mut keep, None));
+        assert_eq!(keep, [true, true, false]);
+    }
+
     /// [`whole_groups`] of lines with these scores, body text and prose (the text of a
     /// line without prose is short or links), kept at `threshold`.
     fn groups_kept(
@@ -535,6 +592,7 @@ mod tests {
             bytes: &bytes,
             body,
             groups: Some(groups),
+            site_names: None,
         };
         whole_groups(&lines, keep)
     }

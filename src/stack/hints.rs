@@ -4,27 +4,29 @@
 //! cards of a listing page: on one they are boilerplate, on the other the content. The page
 //! says which it is, in the head, before its first line: its `og:type` and JSON-LD `@type`s
 //! (an article, a product, a forum thread, a list), its title (the headline: an article's
-//! text follows the line that repeats it) and its description (often the article's first
-//! paragraph). [`Tracker`] reads those from the metadata known when the first line of the
-//! body came out ([`crate::lines::Splitter`] collects it) and gives each line its
-//! [`line_names`] values in the stream's order; [`append`] turns the values of a block's
-//! lines into the second stage's inputs ([`names`]), with the share of the block's text
-//! inside `<article>`/`<main>`.
+//! text follows the line that repeats it), its description (often the article's first
+//! paragraph) and its site's name (a line that is only that name is a logo's text or a
+//! masthead, which [`super::floor::settle`] drops). [`Tracker`] reads those from the
+//! metadata known when the first line of the body came out ([`crate::lines::Splitter`]
+//! collects it) and gives each line its [`line_names`] values in the stream's order;
+//! [`append`] turns the values of a block's lines into the second stage's inputs
+//! ([`names`]), with the share of the block's text inside `<article>`/`<main>`.
 //!
 //! The values depend only on the lines before and at the line and on the head, never on
 //! how the input was chunked: the labelled CSV stores them (its `hints` column, see
 //! [`format_hints`]) and training reads the same values the extractor computes.
 
 /// Values per line that [`Tracker::line`] gives (see [`line_names`]).
-pub const N_LINE_HINTS: usize = 10;
+pub const N_LINE_HINTS: usize = 11;
 
 /// Second-stage inputs that [`append`] writes per line (see [`names`]).
 pub const N_INPUTS: usize = 11;
 
 /// Names of a line's hint values, in order: the page kinds (several may hold; `none` when
 /// the page names no kind), whether the line repeats the title, whether a line before it
-/// or it did, `ln(1 + lines since that line)`, whether it repeats the description, and
-/// whether it lies inside `<article>`, `<main>` or their roles.
+/// or it did, `ln(1 + lines since that line)`, whether it repeats the description,
+/// whether it lies inside `<article>`, `<main>` or their roles, and whether its whole
+/// text is the site's name (and not the title too; see [`site_name_line`]).
 pub fn line_names() -> Vec<String> {
     [
         "article",
@@ -37,16 +39,18 @@ pub fn line_names() -> Vec<String> {
         "ln_since_title",
         "description_line",
         "in_article",
+        "site_name_line",
     ]
     .map(String::from)
     .to_vec()
 }
 
 /// Names of the second-stage inputs of [`append`], in row order: the line's values of
-/// [`line_names`] but `in_article`, then the share of the block's text inside
-/// `<article>`/`<main>` and whether a line of the page so far repeats the title.
+/// [`line_names`] but `in_article` and `site_name_line`, then the share of the block's
+/// text inside `<article>`/`<main>` and whether a line of the page so far repeats the
+/// title.
 pub fn names() -> Vec<String> {
-    let mut n: Vec<String> = line_names()[..N_LINE_HINTS - 1]
+    let mut n: Vec<String> = line_names()[..INPUT_HINTS]
         .iter()
         .map(|s| format!("hint_{s}"))
         .collect();
@@ -60,6 +64,20 @@ const KINDS: usize = 5;
 const TITLE_LINE: usize = 5;
 const AFTER_TITLE: usize = 6;
 const IN_ARTICLE: usize = 9;
+const SITE_NAME_LINE: usize = 10;
+/// The line's values that are second-stage inputs as they are: those before `in_article`.
+const INPUT_HINTS: usize = IN_ARTICLE;
+
+/// Whether a line of these hint values ([`Tracker::line`]) only repeats the site's name:
+/// a logo's text, a masthead, the brand over a footer. Such a line is never the main
+/// text; [`super::floor::settle`] drops it.
+///
+/// # Panics
+/// When `hints` holds fewer than [`N_LINE_HINTS`] values.
+#[inline]
+pub fn site_name_line(hints: &[f32]) -> bool {
+    hints[SITE_NAME_LINE] > 0.0
+}
 
 /// Which of the kinds (article, product, forum, listing) a page type names (`og:type` or
 /// a JSON-LD `@type`, any case).
@@ -177,6 +195,8 @@ pub struct Tracker {
     kinds: [f32; KINDS],
     titles: Vec<Target>,
     description: Option<Target>,
+    /// The site's name, as [`normal_chars`].
+    site: Option<String>,
     /// Lines since the last line that repeated the title, once one has.
     since_title: Option<u64>,
 }
@@ -200,8 +220,20 @@ impl Tracker {
             kinds,
             titles: Target::new(title).into_iter().collect(),
             description: Target::new(description),
+            site: None,
             since_title: None,
         }
+    }
+
+    /// The same tracker, for a site of this name (`og:site_name`, ...): a line whose whole
+    /// text is that name, in any case and punctuation, and that does not repeat the title
+    /// is a [`site_name_line`].
+    #[must_use]
+    pub fn with_site_name(mut self, site: Option<&str>) -> Self {
+        self.site = site
+            .map(|s| normal_chars(s).collect::<String>())
+            .filter(|s| !s.is_empty());
+        self
     }
 
     /// A page whose head said nothing (or was not read).
@@ -210,14 +242,15 @@ impl Tracker {
     }
 
     /// The page as its head describes it: [`crate::meta::Metadata::page_types`], the title
-    /// (and the `<title>` with the site's name trimmed, when it differs) and the
-    /// description.
+    /// (and the `<title>` with the site's name trimmed, when it differs), the description
+    /// and the site's name.
     pub fn of(meta: &crate::meta::Metadata) -> Self {
         let mut t = Tracker::new(
             &meta.page_types,
             meta.title.as_deref(),
             meta.description.as_deref(),
-        );
+        )
+        .with_site_name(meta.site_name.as_deref());
         if let Some(h) = &meta.html_title {
             let trimmed = crate::meta::trim_site_name(h, meta.site_name.as_deref());
             if let Some(target) = Target::new(Some(&trimmed))
@@ -249,6 +282,13 @@ impl Tracker {
             self.description.as_ref().is_some_and(|d| d.matches(text)),
         ));
         v[IN_ARTICLE] = f32::from(u8::from(in_article));
+        v[SITE_NAME_LINE] = f32::from(u8::from(
+            !title
+                && self
+                    .site
+                    .as_deref()
+                    .is_some_and(|s| normal_chars(text).eq(s.chars())),
+        ));
         v
     }
 }
@@ -287,7 +327,7 @@ pub fn append(hints: &[f32], ln_text: &[f32], out: &mut [f32], width: usize, sta
         .zip(hints.chunks_exact(N_LINE_HINTS))
     {
         let row = &mut row[start..start + N_INPUTS];
-        row[..N_LINE_HINTS - 1].copy_from_slice(&h[..N_LINE_HINTS - 1]);
+        row[..INPUT_HINTS].copy_from_slice(&h[..INPUT_HINTS]);
         row[N_INPUTS - 2] = share;
         row[N_INPUTS - 1] = found;
     }
@@ -403,5 +443,30 @@ mod tests {
         assert_eq!(out[N_INPUTS - 2], 0.0);
         assert_eq!(parse_hints(&format_hints(&rows[3])), Some(rows[3]));
         assert_eq!(parse_hints("1 2"), None);
+    }
+
+    #[test]
+    fn lines_of_the_site_name_alone_are_marked() {
+        let mut t = Tracker::new(&[], Some("Gulls return to the harbour"), None)
+            .with_site_name(Some("The Harbour Gazette."));
+        let site = |t: &mut Tracker, l: &str| site_name_line(&t.line(l, false));
+        assert!(site(&mut t, "THE HARBOUR GAZETTE"));
+        assert!(site(&mut t, "  The Harbour   Gazette "));
+        assert!(!site(&mut t, "The Harbour Gazette reporters counted them."));
+        assert!(!site(&mut t, "Harbour Gazette"));
+        assert!(!site(&mut t, "Gulls return to the harbour"));
+        // The input rows leave it out.
+        let row = t.line("The Harbour Gazette", false);
+        let mut out = vec![0.0; N_INPUTS];
+        append(&row, &[1.0], &mut out, N_INPUTS, 0);
+        assert_eq!(&out[..INPUT_HINTS], &row[..INPUT_HINTS]);
+        // A page named as its site (a home page): the line repeats the title and is kept
+        // to the model.
+        let mut home = Tracker::new(&[], Some("Harbour Gazette"), None)
+            .with_site_name(Some("Harbour Gazette"));
+        assert!(!site(&mut home, "Harbour Gazette"));
+        // No name, no mark.
+        let mut none = Tracker::new(&[], None, None).with_site_name(Some(" — "));
+        assert!(!site(&mut none, "—"));
     }
 }

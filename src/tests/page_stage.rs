@@ -641,3 +641,34 @@ fn a_page_longer_than_a_block_is_not_rescued() {
         .collect();
     assert!(kept(&html, 1 << 20, dropping_everything()).is_empty());
 }
+
+#[test]
+fn lines_that_only_name_the_site_are_never_kept() {
+    // The built-in model keeping every line, on a page whose head names its site: the
+    // masthead and the footer's name go, the headline and a sentence naming the site stay.
+    let mut model = Model::from_json(include_str!("../../models/default.json")).unwrap();
+    model.stack.as_mut().expect("a two-stage model").threshold = 0.0;
+    let scorer: Arc<dyn Scorer> = Arc::new(ModelScorer::new(model).unwrap());
+    let page = |site: &str| {
+        format!(
+            "<html><head><title>Gulls return to the harbour | Harbour Gazette</title>{site}</head>\n\
+             <body><header><div class=logo>HARBOUR GAZETTE</div></header>\n\
+             <article><h1>Gulls return to the harbour</h1>\n\
+             <p>Harbour Gazette reporters counted four hundred gulls on the breakwater.</p></article>\n\
+             <footer><p>Harbour Gazette</p></footer></body></html>"
+        )
+    };
+    let named = page("<meta property=og:site_name content='Harbour Gazette'>");
+    let whole = kept(&named, 1 << 20, scorer.clone());
+    assert_eq!(
+        whole,
+        [
+            "Gulls return to the harbour",
+            "Harbour Gazette reporters counted four hundred gulls on the breakwater."
+        ]
+    );
+    assert_eq!(kept(&named, 7, scorer.clone()), whole);
+    // A head that does not name the site leaves them to the model.
+    let unnamed = kept(&page(""), 1 << 20, scorer);
+    assert_eq!(unnamed.len(), 4, "{unnamed:?}");
+}

@@ -361,7 +361,8 @@ pub fn read_hints(path: &Path) -> Result<Option<Vec<[f32; crate::stack::hints::N
     read_column(
         path,
         "hints",
-        "page hint values (numbers separated by spaces)",
+        "11 page hint values separated by spaces (CSVs labelled before the hint \
+         site_name_line have 10: label the pages again with mainline label)",
         crate::stack::hints::parse_hints,
     )
 }

@@ -708,6 +708,14 @@ pub fn keep_stacked(
                         .map(|i| stack::floor::group_of(&sigs[rows[i]], &paths[rows[i]]))
                         .collect()
                 });
+            let site_names: Option<Vec<bool>> =
+                inputs.hints.as_ref().filter(|_| s2.hints).map(|hints| {
+                    block
+                        .decided
+                        .clone()
+                        .map(|i| stack::hints::site_name_line(&hints[rows[i]]))
+                        .collect()
+                });
             // One threshold decides a block: the second stage's, or the first stage's.
             let threshold = block.decided.clone().next().map_or(0.5, |i| scored[i].1);
             let lines = stack::floor::BlockLines {
@@ -716,6 +724,7 @@ pub fn keep_stacked(
                 bytes: &bytes,
                 body: &body,
                 groups: groups.as_deref(),
+                site_names: site_names.as_deref(),
             };
             stack::floor::settle(floor, lines, block.whole, &mut keep[block.decided]);
         }
