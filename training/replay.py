@@ -10,6 +10,10 @@ WORD = re.compile(r"\w+")
 
 TYPES = ("article", "collection", "documentation", "forum", "listing", "product", "service")
 
+# Positions in a line's `hints` values (src/stack/hints.rs, `line_names`).
+HINT_ARTICLE = 0
+HINT_IN_ARTICLE = 9
+
 
 def words(text):
     """The benchmark's words of a text: its `\\w+` tokens, counted."""
@@ -72,8 +76,8 @@ def labelled_lines(labelled, original_only):
                 "path": r[at["path"]].split(),
                 "landmark": any(float(r[i]) > 0 for i in marks),
                 "link_density": float(r[at["link_density"]]),
-                "article": hints[0] == "1",
-                "in_article": hints[9] == "1",
+                "article": hints[HINT_ARTICLE] == "1",
+                "in_article": hints[HINT_IN_ARTICLE] == "1",
             }
     return facts
 

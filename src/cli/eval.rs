@@ -111,8 +111,8 @@ pub struct Args {
     /// as VARIANT (repeatable), reported as "METHOD [VARIANT]". `plain`: as an older site
     /// would have written them (no HTML5 sectioning elements, no class, id, role,
     /// microdata, aria-* or data-* attributes, no Open Graph, Twitter or JSON-LD metadata;
-    /// see `mainline label --augment`); `tables`: the same, laid out in tables. In cross-validation each variant the CSV has is
-    /// scored this way without it.
+    /// see `mainline label --augment`); `tables`: the same, laid out in tables. In
+    /// cross-validation each variant the CSV has is scored this way without it.
     #[arg(long, value_name = "VARIANT", value_parser = parse_variant)]
     augment: Vec<train::Variant>,
 

@@ -61,10 +61,11 @@ pub struct Args {
     /// and data-* attributes, Open Graph and Twitter <meta> and JSON-LD are dropped; the
     /// text is untouched. `tables`: as `plain`, and each landmark or section (article, main,
     /// nav, header, footer, aside, section, search) the one cell of a table of its own, as
-    /// older sites laid out their pages. `related`: an article (page type `article` in the corpus's
-    /// metadata) followed, after its last content line, by a block of teasers of other
-    /// pages of the corpus (their titles and descriptions, as a related-stories grid or a
-    /// "more from" list), which its labels call boilerplate; other pages get no variant.
+    /// older sites laid out their pages. `related`: an article (page type `article` in the
+    /// corpus's metadata) followed, after its last content line, by a block of teasers of
+    /// other pages of the corpus (their titles and descriptions, as a related-stories grid
+    /// or a "more from" list), which its labels call boilerplate; other pages get no
+    /// variant.
     /// `short`: a window of 1-24 of the page's lines ending at a content line, with up to
     /// three lines on either side, after its head (pages with content). `shell`: the page
     /// without its content (its first lines before its first content line and its last

@@ -137,7 +137,8 @@ fn normal_chars(text: &str) -> impl Iterator<Item = char> + '_ {
     })
 }
 
-/// A text a line may repeat (the title, the description): its [`normal_chars`].
+/// A text a line may repeat (the title, the description, the site's name): its
+/// [`normal_chars`].
 #[derive(Debug, Clone)]
 struct Target {
     words: String,
@@ -187,6 +188,11 @@ impl Target {
         let (short, long) = (line_len.min(n), line_len.max(n));
         short * 5 >= long * 4
     }
+
+    /// Whether `line` is the target and nothing else: the same words.
+    fn is_whole(&self, line: &str) -> bool {
+        normal_chars(line).eq(self.words.chars())
+    }
 }
 
 /// Gives each line of a page its hint values ([`line_names`]), in the order the lines come.
@@ -195,8 +201,8 @@ pub struct Tracker {
     kinds: [f32; KINDS],
     titles: Vec<Target>,
     description: Option<Target>,
-    /// The site's name, as [`normal_chars`].
-    site: Option<String>,
+    /// The site's name.
+    site: Option<Target>,
     /// Lines since the last line that repeated the title, once one has.
     since_title: Option<u64>,
 }
@@ -230,9 +236,7 @@ impl Tracker {
     /// is a [`site_name_line`].
     #[must_use]
     pub fn with_site_name(mut self, site: Option<&str>) -> Self {
-        self.site = site
-            .map(|s| normal_chars(s).collect::<String>())
-            .filter(|s| !s.is_empty());
+        self.site = Target::new(site);
         self
     }
 
@@ -283,11 +287,7 @@ impl Tracker {
         ));
         v[IN_ARTICLE] = f32::from(u8::from(in_article));
         v[SITE_NAME_LINE] = f32::from(u8::from(
-            !title
-                && self
-                    .site
-                    .as_deref()
-                    .is_some_and(|s| normal_chars(text).eq(s.chars())),
+            !title && self.site.as_ref().is_some_and(|s| s.is_whole(text)),
         ));
         v
     }
