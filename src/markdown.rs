@@ -730,6 +730,7 @@ fn strip_inline(line: &str, out: &mut String) {
     }
 }
 
+pub(crate) mod headline;
 #[cfg(test)]
 mod tests;
 
