@@ -50,6 +50,7 @@ impl Headline {
 
     /// Sets the headline while no line has been written (for a stream whose metadata is
     /// known once the first line is kept).
+    #[cfg(feature = "cli")]
     pub(crate) fn set(&mut self, text: Option<String>) {
         if !self.started {
             self.pending = text;
