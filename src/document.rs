@@ -49,6 +49,8 @@ pub struct Options {
     markdown_in_json: bool,
     /// The lines' structure is not collected ([`Options::markdown_structure`]).
     no_structure: bool,
+    /// The Markdown does not start with the headline ([`Options::headline`]).
+    no_headline: bool,
     url: Option<String>,
 }
 
@@ -61,6 +63,7 @@ impl std::fmt::Debug for Options {
             .field("images", &self.images)
             .field("markdown_in_json", &self.markdown_in_json)
             .field("markdown_structure", &!self.no_structure)
+            .field("headline", &!self.no_headline)
             .field("url", &self.url)
             .finish()
     }
@@ -106,6 +109,27 @@ impl Options {
     /// Write images in Markdown as `![alt](src)`. Default: off.
     pub fn images(mut self, yes: bool) -> Self {
         self.images = yes;
+        self
+    }
+
+    /// Start the Markdown with the page's headline as `# headline`: its first `<h1>`
+    /// (unless that is only the site's name), else its title metadata, whether or not the
+    /// model kept that line; a kept heading of the same text is not written again. A page
+    /// that keeps nothing stays empty. The text is the same either way. Default: on.
+    ///
+    /// ```
+    /// use mainline::Options;
+    /// let page = "<title>Tides | Sea Notes</title><h1>Tides</h1>\
+    ///     <p>The tide comes in twice a day, pulled by the moon and, less, by the sun.</p>";
+    /// let opts = Options::new().threshold(0.5);
+    /// let doc = opts.clone().extract_str(page)?;
+    /// assert_eq!(doc.markdown(), "# Tides\n\nThe tide comes in twice a day, pulled by the moon and, less, by the sun.\n");
+    /// let doc = opts.headline(false).extract_str(page)?;
+    /// assert_eq!(doc.markdown(), "The tide comes in twice a day, pulled by the moon and, less, by the sun.\n");
+    /// # Ok::<(), mainline::Error>(())
+    /// ```
+    pub fn headline(mut self, yes: bool) -> Self {
+        self.no_headline = !yes;
         self
     }
 
@@ -334,7 +358,8 @@ impl Document {
     }
 
     /// The main content as GitHub-flavoured Markdown (see [`crate::markdown`]), with
-    /// links and images as the [`Options`] say. With [`Options::markdown_structure`] off,
+    /// links and images as the [`Options`] say, after the page's headline
+    /// ([`Options::headline`]). With [`Options::markdown_structure`] off,
     /// every kept line is a paragraph (a heading a heading), without links or images.
     pub fn markdown(&self) -> &str {
         self.markdown.get_or_init(|| {
@@ -343,9 +368,13 @@ impl Document {
                 images: self.opts.images,
                 base: self.base_url(),
             });
+            let headline = (!self.opts.no_headline)
+                .then(|| markdown::headline::of(&self.metadata))
+                .flatten();
+            let mut h = markdown::headline::Headline::new(headline);
             let mut out = String::new();
             for d in self.lines.iter().filter(|d| d.keep) {
-                r.push(&d.line, &mut out);
+                h.push(&mut r, &d.line, &mut out);
             }
             r.finish(&mut out);
             out
@@ -381,11 +410,16 @@ impl Document {
 
     /// How well the page was likely extracted, from 0 to 1: the page word F1 predicted
     /// from the built-in model's scores of its lines (see [`crate::confidence`]). `None`
-    /// when another model or a threshold decided.
+    /// when another model or a threshold decided, and for a page without a line of text
+    /// (an empty input): there is nothing to predict from.
+    ///
+    /// ```
+    /// assert_eq!(mainline::extract(b"")?.confidence(), None);
+    /// assert_eq!(mainline::extract(b"")?.to_json()["confidence"], serde_json::Value::Null);
+    /// # Ok::<(), mainline::Error>(())
+    /// ```
     pub fn confidence(&self) -> Option<f64> {
-        self.opts
-            .scorer
-            .is_none()
+        (self.opts.scorer.is_none() && !self.lines.is_empty())
             .then(|| confidence::WEIGHTS.predict(&confidence::features(&self.lines)))
     }
 
@@ -599,7 +633,7 @@ mod tests {
         assert!(full.markdown().contains("1. Read"), "{}", full.markdown());
         assert_eq!(
             plain.markdown(),
-            "## Crossing the sands\n\nRead the table of the tides before setting out.\n\n\
+            "# Tides\n\n## Crossing the sands\n\nRead the table of the tides before setting out.\n\n\
              Walk back well before the water returns.\n\nlow  06:12\nhigh 12:30\n\n\
              Day\n\nLow water\n\nMonday\n\n06:12\n"
         );

@@ -1069,6 +1069,8 @@ struct PageBlock {
     /// Scratch for [`stack::floor::settle`]: whether each decided line only repeats the
     /// site's name.
     site_names: Vec<bool>,
+    /// Each line's table cell ([`stack::tables::cell_of`]).
+    cells: Vec<stack::tables::Cell>,
 }
 
 impl PageBlock {
@@ -1105,6 +1107,7 @@ impl PageBlock {
             floor_scores: Vec::new(),
             groups: Vec::new(),
             site_names: Vec::new(),
+            cells: Vec::with_capacity(n),
         }
     }
 
@@ -1138,6 +1141,7 @@ impl PageBlock {
             floor_scores,
             groups,
             site_names,
+            cells,
         } = self;
         *blocks = stack::page::Blocks::new();
         *context = 0;
@@ -1158,6 +1162,7 @@ impl PageBlock {
         floor_scores.clear();
         groups.clear();
         site_names.clear();
+        cells.clear();
     }
 
     /// Applies [`stack::floor::settle`] to the decisions of the block's lines `range` (those
@@ -1193,6 +1198,7 @@ impl PageBlock {
         }
         let site_names = self.hints_on.then_some(&self.site_names[..]);
         let whole_page = last && !self.split;
+        let cells = &self.cells[range.clone()];
         let (bytes, body) = (&self.prose[range.clone()], &self.body[range]);
         redecide(
             &mut self.decided,
@@ -1206,6 +1212,7 @@ impl PageBlock {
                     body,
                     groups,
                     site_names,
+                    cells: Some(cells),
                 };
                 stack::floor::settle(floor, lines, whole_page, keep)
             },
@@ -1229,6 +1236,15 @@ impl PageBlock {
         self.body.push(stack::floor::body_bytes(weight, landmark));
         self.weights.push(weight);
         self.paths.push(line.path);
+        let place = stack::tables::Place {
+            tag_cell: line.block == crate::lines::Block::Cell,
+            tag_block: matches!(
+                line.block,
+                crate::lines::Block::P | crate::lines::Block::Div
+            ),
+            in_cell: line.within(crate::lines::ctx::CELL),
+        };
+        self.cells.push(stack::tables::cell_of(place, &line.path));
         if self.repeats {
             self.sigs.push(self.signer.signature(&line));
         }
@@ -1265,6 +1281,7 @@ impl PageBlock {
         self.keeps.drain(..k);
         self.weights.drain(..k);
         self.paths.drain(..k);
+        self.cells.drain(..k);
         self.prose.drain(..k);
         self.body.drain(..k);
         if self.repeats {

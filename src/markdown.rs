@@ -5,7 +5,8 @@
 //! their [`Structure`]) into Markdown: `#` headings, `-` and `1.` lists with nesting, fenced
 //! code blocks holding the `<pre>` text byte for byte (blank lines and indentation kept, a
 //! `language-x` class as the info string), GFM tables (a header row, `|` escaped, the lines
-//! of a cell joined; a table some of whose rows were dropped keeps its columns), `>` quotes,
+//! of a cell joined; a table some of whose rows were dropped keeps its columns; a table of
+//! one column is a paragraph per line), `>` quotes,
 //! a blank line between blocks, inline code and emphasis, links (with
 //! [`Options::links`]) made absolute against a base URL, and image alt text (with
 //! [`Options::images`]). Text that would read as Markdown syntax is escaped, so the words
@@ -76,7 +77,8 @@ struct Prev {
 #[derive(Debug, Default)]
 struct Table {
     id: u32,
-    /// `(row, column, header, text)`; the lines of one cell are joined.
+    /// `(row, column, header, text)`; the lines of one cell are separated by `\n` until
+    /// the table is written.
     cells: Vec<(u32, u32, bool, String)>,
     lines: usize,
     quote: u8,
@@ -228,7 +230,8 @@ impl Renderer {
                 t.lines += 1;
                 match t.cells.last_mut() {
                     Some((r, c, _, text)) if *r == cell.row && *c == cell.column => {
-                        text.push(' ');
+                        // The lines of a cell, apart until the table is written.
+                        text.push('\n');
                         text.push_str(&self.buf);
                     }
                     _ => t
@@ -293,7 +296,7 @@ impl Renderer {
             let r = rows.last_mut().expect("pushed");
             let cell = &mut r.1[col as usize];
             if !cell.is_empty() {
-                cell.push(' ');
+                cell.push('\n');
             }
             cell.push_str(&text);
             r.2 &= header;
@@ -316,14 +319,16 @@ impl Renderer {
                 .filter(|r| !r.1[col].is_empty())
                 .map(|(i, mut cells, h)| (i, vec![std::mem::take(&mut cells[col])], h))
                 .collect();
-            for (i, (_, cells, _)) in rows.iter().enumerate() {
+            // Each line of a cell is a paragraph of its own, as outside tables.
+            let paragraphs = rows.iter().flat_map(|r| r.1[0].split('\n'));
+            for (i, text) in paragraphs.enumerate() {
                 if i > 0 {
                     push_quote(out, t.quote, true);
                     out.push('\n');
                 }
                 push_prefix(out, t.quote, t.indent, "");
                 let start = out.len();
-                out.push_str(&cells[0].replace("\\|", "|"));
+                out.push_str(&text.replace("\\|", "|"));
                 escape_line_start(out, start);
                 out.push('\n');
             }
@@ -334,7 +339,7 @@ impl Renderer {
             out.push('|');
             for c in cells {
                 out.push(' ');
-                out.push_str(c);
+                out.push_str(&c.replace('\n', " "));
                 out.push_str(" |");
             }
             out.push('\n');
@@ -725,6 +730,7 @@ fn strip_inline(line: &str, out: &mut String) {
     }
 }
 
+pub(crate) mod headline;
 #[cfg(test)]
 mod tests;
 

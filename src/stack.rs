@@ -20,6 +20,7 @@
 pub mod floor;
 pub mod hints;
 pub mod page;
+pub mod tables;
 
 use std::collections::VecDeque;
 

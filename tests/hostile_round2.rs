@@ -252,7 +252,8 @@ fn gzip_with_trailing_garbage_gives_its_text_and_a_warning() {
     assert!(out.status.success(), "{stderr}");
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        "One member.\nTwo members.\n".repeat(2)
+        // Each of the two pages ends with the form feed line that separates pages.
+        "One member.\nTwo members.\n\x0c\n".repeat(2)
     );
     let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains("warning")).collect();
     assert_eq!(warnings.len(), 1, "{stderr}");

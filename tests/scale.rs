@@ -61,13 +61,17 @@ fn jobs_4_writes_the_same_bytes_as_jobs_1_in_input_order() {
         let one = run("1");
         assert!(!one.is_empty());
         assert_eq!(run("4"), one, "{extra:?}");
-        // And the same as the pages filtered one at a time.
+        // And the same as the pages filtered one at a time, each page's text then ended
+        // by a line holding a form feed alone (JSON lines need none).
         let mut each = Vec::new();
         for f in &files {
             let mut args = vec!["filter"];
             args.extend_from_slice(extra);
             args.push(f);
             each.extend(stdout_bytes_of(&args));
+            if !extra.contains(&"jsonl") {
+                each.extend(b"\x0c\n");
+            }
         }
         assert_eq!(one, each, "{extra:?}");
     }
@@ -166,7 +170,11 @@ fn recursive_walks_a_nested_folder_and_mirrors_it_under_out_dir() {
     ];
     let expected: Vec<u8> = order
         .iter()
-        .flat_map(|s| stdout_bytes_of(&["filter", sample(s).to_str().unwrap()]))
+        .flat_map(|s| {
+            let mut page = stdout_bytes_of(&["filter", sample(s).to_str().unwrap()]);
+            page.extend(b"\x0c\n");
+            page
+        })
         .collect();
     for jobs in ["1", "2"] {
         let got = stdout_bytes_of(&["filter", "-r", "-j", jobs, pages.to_str().unwrap()]);

@@ -28,19 +28,16 @@ def extract_partition(rows: Iterable, column: str = "html") -> Iterator[tuple]:
     def flush(batch):
         pages = [r[column] if r[column] is not None else "" for r in batch]
         pages = [bytes(p) if isinstance(p, (bytearray, memoryview)) else p for p in pages]
-        try:
-            texts = ex.extract_many(pages, threads=1)
-            errors = [None] * len(batch)
-        except mainline.MainlineError:
-            # Some page is not HTML: redo the batch one page at a time to say which.
-            texts, errors = [], []
-            for page in pages:
+        # A page that cannot be read gives None; only those are extracted again, alone,
+        # for their error message.
+        texts = ex.extract_many(pages, threads=1)
+        errors = [None] * len(batch)
+        for i, text in enumerate(texts):
+            if text is None:
                 try:
-                    texts.append(ex.extract(page))
-                    errors.append(None)
+                    texts[i] = ex.extract(pages[i])
                 except mainline.MainlineError as e:
-                    texts.append("")
-                    errors.append(str(e))
+                    texts[i], errors[i] = "", str(e)
         for row, text, error in zip(batch, texts, errors):
             yield (*row, text, error)
 

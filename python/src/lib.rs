@@ -285,9 +285,11 @@ fn pool(threads: usize) -> PyResult<Arc<rayon::ThreadPool>> {
 /// file written by ``mainline train``; ``Extractor(threshold=0.5)`` the fixed rule (keep a
 /// line when its text density is above the threshold) and no model. ``format`` is what
 /// ``extract`` and ``extract_many`` return: ``"text"`` (the kept lines), ``"markdown"``
-/// (with ``links`` and ``images`` written when asked) or ``"json"`` (one JSON object with
-/// the metadata, text and counts, as ``mainline filter --format json``). The same object
-/// can be used from several threads at once.
+/// (with ``links`` and ``images`` written when asked; starting with the page's headline as
+/// ``# headline`` unless ``headline=False``, as ``mainline filter --no-headline``) or
+/// ``"json"`` (one JSON object with the metadata, text and counts, its keys in the order
+/// of ``mainline filter --format json``). The same object can be used from several
+/// threads at once.
 ///
 /// >>> import mainline
 /// >>> ex = mainline.Extractor(format="markdown")
@@ -349,13 +351,14 @@ impl PyExtractor {
 #[pymethods]
 impl PyExtractor {
     #[new]
-    #[pyo3(signature = (model = None, threshold = None, *, format = "text", links = false, images = false))]
+    #[pyo3(signature = (model = None, threshold = None, *, format = "text", links = false, images = false, headline = true))]
     fn new(
         model: Option<PathBuf>,
         threshold: Option<f64>,
         format: &str,
         links: bool,
         images: bool,
+        headline: bool,
     ) -> PyResult<Self> {
         let Some(&(format, kind)) = FORMATS.iter().find(|(name, _)| *name == format) else {
             return Err(PyValueError::new_err(format!(
@@ -406,7 +409,11 @@ impl PyExtractor {
         } else {
             Options::new().scorer(Arc::clone(&scorer))
         };
-        let options = options.format(kind).links(links).images(images);
+        let options = options
+            .format(kind)
+            .links(links)
+            .images(images)
+            .headline(headline);
         Ok(PyExtractor {
             scorer,
             version,
@@ -563,10 +570,12 @@ impl PyExtractor {
     /// released.
     ///
     /// ``pages`` is an iterable of ``str`` or ``bytes``; ``threads`` is how many threads
-    /// work on them (default: one per core). With ``errors="raise"`` (the default) the
-    /// first page that cannot be read raises ``MainlineError`` naming its index; with
-    /// ``errors="ignore"`` such a page gives ``""``.
-    #[pyo3(signature = (pages, threads = None, *, errors = "raise"))]
+    /// work on them (default: one per core). A page that cannot be read (not HTML, corrupt
+    /// gzip data) does not stop the others: with ``errors="none"`` (the default) its place
+    /// in the list holds ``None``, which no page that was read gives (a page with no main
+    /// content gives ``""``); ``errors="raise"`` raises ``MainlineError`` naming the first
+    /// such page's index instead. ``"ignore"`` is an older name of ``"none"``.
+    #[pyo3(signature = (pages, threads = None, *, errors = "none"))]
     fn extract_many(
         &self,
         py: Python<'_>,
@@ -576,10 +585,10 @@ impl PyExtractor {
     ) -> PyResult<Py<PyList>> {
         let raise = match errors {
             "raise" => true,
-            "ignore" => false,
+            "none" | "ignore" => false,
             other => {
                 return Err(PyValueError::new_err(format!(
-                    "errors must be \"raise\" or \"ignore\" (got {other:?})"
+                    "errors must be \"none\" (a failed page gives None) or \"raise\" (got {other:?})"
                 )));
             }
         };
@@ -611,12 +620,12 @@ impl PyExtractor {
             (_, Some(pool)) => pool.install(|| list.par_iter().map(one).collect()),
             (_, None) => list.par_iter().map(one).collect(),
         });
-        let mut out = Vec::with_capacity(results.len());
+        let mut out: Vec<Option<String>> = Vec::with_capacity(results.len());
         for (i, r) in results.into_iter().enumerate() {
             match r {
-                Ok(text) => out.push(text),
+                Ok(text) => out.push(Some(text)),
                 Err(e) if raise => return Err(py_error(&e, Some(&format!("page {i}")))),
-                Err(_) => out.push(String::new()),
+                Err(_) => out.push(None),
             }
         }
         Ok(PyList::new(py, out)?.unbind())

@@ -52,3 +52,36 @@ def test_pipeline_with_the_subprocess_sandbox_and_a_threshold(tmp_path, samples)
 def test_bad_arguments_fail_when_the_pipeline_is_built():
     with pytest.raises(ValueError, match="not both"):
         Mainline(model="x.json", threshold=0.5)
+
+
+def test_the_readme_pipeline_reads_warc_files(tmp_path, cli):
+    """[WarcReader(...), Mainline(), JsonlWriter(...)] with what the datatrove extra brings
+    (pip install './python[datatrove]'): the texts of ``mainline filter`` on the same file."""
+    import subprocess
+
+    from datatrove.pipeline.readers import WarcReader
+
+    from conftest import ROOT
+
+    warc = ROOT / "data" / "warc"
+    out = tmp_path / "out"
+    LocalPipelineExecutor(
+        pipeline=[
+            WarcReader(str(warc), glob_pattern="mixed.warc.gz"),
+            Mainline(),
+            JsonlWriter(str(out)),
+        ],
+        tasks=1,
+        logging_dir=str(tmp_path / "logs"),
+    ).run()
+    docs = []
+    for path in sorted(out.glob("*.jsonl.gz")):
+        with gzip.open(path, "rt") as f:
+            docs.extend(json.loads(line) for line in f)
+    # datatrove's reader takes responses of any HTTP status, as --any-status does.
+    run = subprocess.run(
+        [str(cli), "filter", "-q", "--any-status", str(warc / "mixed.warc.gz")], capture_output=True
+    )
+    records = [json.loads(line) for line in run.stdout.decode().splitlines()]
+    expected = {r["url"]: r["text"] for r in records if r["text"]}
+    assert expected and {d["metadata"]["url"]: d["text"] for d in docs} == expected

@@ -1,20 +1,24 @@
 """The Spark and Ray Data examples, run on a local Spark session and a local Ray cluster.
 
-Each test is skipped, with the reason, when its framework (or Java, for Spark) is missing.
+Each test is skipped, with the reason, when its framework (or Java, for Spark) is missing;
+``.ci/run`` installs them all. The Spark tests check their records against ``mainline
+filter`` (the binary ``cargo build`` or ``cargo test`` left in ``target/``).
 """
 
 import importlib.util
 import json
 import os
 import shutil
+import subprocess
 import sys
 
 import pytest
 
 import mainline
-from conftest import ROOT
+from conftest import ROOT, SAMPLES
 
 EXAMPLES = ROOT / "python" / "examples"
+WARC = ROOT / "data" / "warc"
 
 
 def _example(name):
@@ -38,20 +42,19 @@ def test_spark_partition_function_reports_pages_that_are_not_html():
     assert out[2] == (None, "", None)
 
 
-def test_spark_example(tmp_path, samples):
+@pytest.fixture(scope="module")
+def spark():
+    """A local Spark session on two cores, on the loopback interface; skipped, with the
+    reason, without pyspark or a Java runtime."""
     pytest.importorskip("pyspark", reason="pyspark is not installed (pip install pyspark)")
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
         pytest.skip("no Java runtime (java on PATH or JAVA_HOME) for pyspark")
     from pyspark.sql import SparkSession
 
-    example = _example("spark_extract")
-    pages = _pages(samples)
-    src = tmp_path / "pages.jsonl"
-    src.write_text("".join(json.dumps({"id": i, "html": p}) + "\n" for i, p in enumerate(pages)))
+    # The workers run this interpreter, which has mainline installed.
     os.environ["PYSPARK_PYTHON"] = sys.executable
-    # Everything on the loopback interface.
     os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
-    spark = (
+    session = (
         SparkSession.builder.master("local[2]")
         .appName("mainline-test")
         .config("spark.ui.enabled", "false")
@@ -60,15 +63,68 @@ def test_spark_example(tmp_path, samples):
         .config("spark.sql.shuffle.partitions", "2")
         .getOrCreate()
     )
-    try:
-        df = spark.read.json(str(src)).repartition(2)
-        out = example.extract_frame(df).collect()
-    finally:
-        spark.stop()
+    yield session
+    session.stop()
+
+
+def _cli_texts(cli, paths):
+    """The text ``mainline filter`` writes for each of ``paths`` (one run; the pages are
+    split at the line holding a form feed alone that ends each), without the final line
+    end."""
+    out = subprocess.run([str(cli), "filter", "-q", *map(str, paths)], capture_output=True)
+    assert out.returncode == 0, out.stderr
+    parts = out.stdout.decode("utf-8").split("\x0c\n")
+    assert parts[-1] == "" and len(parts) == len(paths) + 1
+    return [p[:-1] if p.endswith("\n") else p for p in parts[:-1]]
+
+
+def test_spark_example_gives_the_texts_of_mainline_filter(spark, cli, tmp_path):
+    example = _example("spark_extract")
+    # The sample pages (as UTF-8 text, as a JSON column holds them), a page of menus alone
+    # and a page that is not HTML.
+    files = [p for p in sorted(SAMPLES.glob("*.html")) if _utf8(p)]
+    menu = tmp_path / "menu.html"
+    menu.write_text("<nav><a href=/>Home</a></nav>")
+    files.append(menu)
+    pages = [p.read_text("utf-8") for p in files] + ["%PDF-1.7 ..."]
+    src = tmp_path / "pages.jsonl"
+    src.write_text("".join(json.dumps({"id": i, "html": p}) + "\n" for i, p in enumerate(pages)))
+    df = spark.read.json(str(src)).repartition(2)
+    out = example.extract_frame(df).collect()
     got = {r["id"]: (r["text"], r["error"]) for r in out}
     assert len(got) == len(pages)
-    assert got == {i: (mainline.extract(p), None) for i, p in enumerate(pages)}
-    assert got[len(pages) - 1] == ("", None)
+    texts = _cli_texts(cli, files)
+    assert {i: got[i] for i in range(len(files))} == {i: (t, None) for i, t in enumerate(texts)}
+    assert got[len(files) - 1] == ("", None)
+    assert got[len(files)][0] == "" and "not an HTML document" in got[len(files)][1]
+
+
+def test_spark_flatmap_of_iter_warc_gives_the_records_of_mainline_filter(spark, cli):
+    paths = sorted(str(p) for p in WARC.glob("*.warc*"))
+    assert len(paths) >= 4
+    # The README's recipe: one WARC file per task, one thread each.
+    sc = spark.sparkContext
+    lines = (
+        sc.parallelize(paths, len(paths))
+        .flatMap(lambda p: mainline.iter_warc(p, threads=1))
+        .map(json.dumps)
+        .collect()
+    )
+    got = [json.loads(line) for line in lines]
+    expected = []
+    for p in paths:
+        out = subprocess.run([str(cli), "filter", "-q", p], capture_output=True)
+        expected += [json.loads(line) for line in out.stdout.decode("utf-8").splitlines()]
+    assert got == expected
+    assert any(r.get("error") for r in got) and sum(r["text"] is not None for r in got) >= 10
+
+
+def _utf8(path):
+    try:
+        path.read_bytes().decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
 
 
 def test_ray_example(samples):

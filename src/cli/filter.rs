@@ -102,18 +102,24 @@ pub struct Args {
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
 
-    /// Write each input's text to DIR/<stem>.txt (the file name without .gz, .html, .htm)
-    /// instead of standard output. Each file is written whole or not at all. Pages found by
-    /// --recursive keep their path below the directory given (DIR/<sub/dirs>/<stem>.txt).
+    /// Write each input's text to DIR/<stem>.txt (the file name without .gz and without
+    /// .html, .htm or .xhtml, also where a query string follows them: index.html?p=2
+    /// gives index?p=2.txt) instead of standard output. Each file is written whole or not
+    /// at all. Pages found by --recursive keep their path below the directory given
+    /// (DIR/<sub/dirs>/<stem>.txt). Without it, several inputs in text or Markdown go to
+    /// standard output one after the other, each ended by a line holding a form feed alone
+    /// (\f, "\x0c\n": no page's text has one), inputs that failed or kept nothing too, so
+    /// that the output splits into one part per input, in input order.
     #[arg(long, value_name = "DIR")]
     out_dir: Option<PathBuf>,
 
-    /// Output format: `text` (the kept lines), `markdown` (GitHub-flavoured Markdown:
-    /// headings, lists, code blocks, tables, quotes, inline code and emphasis), `json` (one
-    /// JSON object per page: source, url, title, author, published, modified, site_name,
-    /// description, language, image, page_types, text, kept_lines, total_lines, encoding,
-    /// confidence: the page's likely word F1, from 0 to 1, predicted from the built-in
-    /// model's scores, null with another model) or `jsonl` (one JSON object for every line
+    /// Output format: `text` (the kept lines), `markdown` (GitHub-flavoured Markdown: the
+    /// page's headline (see --no-headline), headings, lists, code blocks, tables, quotes,
+    /// inline code and emphasis), `json` (one JSON object per page: source, url, title,
+    /// author, published, modified, site_name, description, language, image, page_types,
+    /// text, kept_lines, total_lines, encoding, confidence: the page's likely word F1, from
+    /// 0 to 1, predicted from the built-in model's scores, null with another model and for
+    /// an empty input) or `jsonl` (one JSON object for every line
     /// of the page with its text, byte counts, density, score, decision and feature
     /// values). With --input-format jsonl, `json` adds the page's fields to each record and
     /// `markdown` adds "markdown".
@@ -138,6 +144,14 @@ pub struct Args {
     /// With --format json: add the Markdown of the page as "markdown".
     #[arg(long)]
     with_markdown: bool,
+
+    /// With --format markdown (and the "markdown" of --format json): do not start the
+    /// Markdown with the page's headline. By default it starts with "# headline": the
+    /// page's first <h1> (unless that is only the site's name), else its title, whether
+    /// or not the model kept that line (a kept heading of the same text is not written
+    /// again). Text output never has it: benchmarks leave the headline out of the text.
+    #[arg(long)]
+    no_headline: bool,
 
     /// What the inputs hold: `html` (one page per input; inputs that start with "WARC/1."
     /// are read as WARC files), `jsonl` (one JSON object per line, each with the page in its
@@ -320,6 +334,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         !(args.links || args.images) || matches!(args.format, Format::Markdown | Format::Json),
         "--links and --images shape the Markdown; use them with --format markdown or json"
     );
+    usage_ensure!(
+        !args.no_headline || matches!(args.format, Format::Markdown | Format::Json),
+        "--no-headline shapes the Markdown; use it with --format markdown or json"
+    );
     let threshold = match args.method {
         Some(FilterMethod::Threshold) => Some(args.threshold.unwrap_or(0.5)),
         _ => args.threshold,
@@ -337,6 +355,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 images: args.images,
                 url: args.url.clone(),
                 markdown: args.with_markdown,
+                headline: !args.no_headline,
                 builtin: args.threshold.is_none() && args.model.is_none(),
             },
             extractors: Extractors::default(),
@@ -420,10 +439,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         Box::new(page_jobs(found, args.out_dir.as_deref(), args.format)?.into_iter())
     };
+    let separate = !jsonl_in
+        && args.out_dir.is_none()
+        && inputs > 1
+        && matches!(args.format, Format::Text | Format::Markdown);
     let ctx = Arc::new(Shared {
         engine,
         keep_html: args.keep_html,
         max_record: args.max_record_bytes,
+        separate,
     });
     let show = !args.quiet && (inputs > 1 || jsonl_in);
     let progress = (show
@@ -515,6 +539,8 @@ struct Render {
     url: Option<String>,
     /// Markdown in JSON documents.
     markdown: bool,
+    /// Markdown starts with the page's headline.
+    headline: bool,
     /// The scorer is the built-in model (whose documents have a confidence).
     builtin: bool,
 }
@@ -532,7 +558,8 @@ impl Render {
             .links(self.links)
             .images(self.images)
             .markdown_in_json(markdown)
-            .markdown_structure(markdown);
+            .markdown_structure(markdown)
+            .headline(self.headline);
         if let Some(url) = &self.url {
             o = o.url(url.clone());
         }
@@ -583,7 +610,14 @@ struct Shared {
     keep_html: bool,
     /// The cap on a JSON lines record, for its error message.
     max_record: usize,
+    /// End each page's output on standard output with [`PAGE_END`].
+    separate: bool,
 }
+
+/// What ends each page's text or Markdown on standard output when there are several
+/// inputs: a line holding a form feed alone. Whitespace is collapsed in a page's lines and a
+/// line is never blank, so no line of a page is this one.
+const PAGE_END: &[u8] = b"\x0c\n";
 
 /// One unit of work, done on any thread; its output keeps its place in the input order.
 enum Job {
@@ -668,14 +702,25 @@ fn page_jobs(found: Vec<Found>, out_dir: Option<&Path>, format: Format) -> Resul
 /// When writing the output fails (a closed pipe, a full disk): the run stops.
 fn execute(job: Job, ctx: &Shared, out: &mut dyn Write) -> io::Result<Outcome> {
     match job {
-        Job::Failed(path, error) => Ok(Outcome {
-            failure: Some((path, error)),
-            ..Outcome::default()
-        }),
+        Job::Failed(path, error) => {
+            if ctx.separate {
+                out.write_all(PAGE_END)?;
+            }
+            Ok(Outcome {
+                failure: Some((path, error)),
+                ..Outcome::default()
+            })
+        }
         Job::Page { path, target } => {
             let result = match &target {
                 Some(target) => filter_to_file(&path, target, &ctx.engine),
-                None => ctx.engine.page(&path, out),
+                None => {
+                    let result = ctx.engine.page(&path, out);
+                    if ctx.separate && !matches!(result, Err(Failure::Output(_))) {
+                        out.write_all(PAGE_END)?;
+                    }
+                    result
+                }
             };
             match result {
                 Ok(bytes) => Ok(Outcome {
@@ -1055,11 +1100,12 @@ fn markdown_one(
     render: &Render,
     out: &mut dyn Write,
 ) -> Result<u64, Failure> {
-    // The metadata gives the <base href> links and images resolve against; without them
-    // it is not collected.
+    // The metadata gives the headline and the <base href> links and images resolve
+    // against; without them it is not collected.
     let mut ex = Extractor::new(Arc::clone(scorer))
         .with_structure(true)
-        .with_metadata(render.links || render.images);
+        .with_metadata(render.headline || render.links || render.images);
+    let mut headline = crate::markdown::headline::Headline::default();
     let mut r = Renderer::new(crate::markdown::Options {
         links: render.links,
         images: render.images,
@@ -1071,15 +1117,17 @@ fn markdown_one(
         while let Some(d) = ex.next_decision() {
             if d.keep {
                 if !based {
-                    // The head has been read: links resolve against its <base href>.
-                    let base = ex.metadata().and_then(|m| m.base);
-                    r.set_base(crate::markdown::base_url(
-                        render.url.as_deref(),
-                        base.as_deref(),
-                    ));
+                    // The head has been read: links resolve against its <base href>, and
+                    // the headline is what has been read of the page by now.
+                    let meta = ex.metadata();
+                    let base = meta.as_ref().and_then(|m| m.base.as_deref());
+                    r.set_base(crate::markdown::base_url(render.url.as_deref(), base));
+                    if render.headline {
+                        headline.set(meta.as_ref().and_then(crate::markdown::headline::of));
+                    }
                     based = true;
                 }
-                r.push(&d.line, md);
+                headline.push(&mut r, &d.line, md);
             }
         }
         out.write_all(md.as_bytes()).map_err(Failure::Output)?;
@@ -1158,13 +1206,24 @@ pub(super) fn stem(path: &Path) -> OsString {
     if name.extension().is_some_and(|e| e == "gz") {
         name = Path::new(name.file_stem().unwrap_or(name.as_os_str()));
     }
-    let is_html = name.extension().is_some_and(|e| {
+    let is_html = |e: &std::ffi::OsStr| {
         ["html", "htm", "xhtml"]
             .iter()
             .any(|x| e.as_encoded_bytes().eq_ignore_ascii_case(x.as_bytes()))
-    });
+    };
+    // A page saved with its query string (`index.html?p=2`): the extension is the one
+    // before the query, which stays in the name (`index?p=2`).
+    if let Some((base, query)) = name.to_str().and_then(|n| n.split_once('?')) {
+        let base = Path::new(base);
+        if let (Some(stem), true) = (base.file_stem(), base.extension().is_some_and(is_html)) {
+            let mut out = stem.to_os_string();
+            out.push("?");
+            out.push(query);
+            return out;
+        }
+    }
     match name.file_stem() {
-        Some(stem) if is_html => stem.to_os_string(),
+        Some(stem) if name.extension().is_some_and(is_html) => stem.to_os_string(),
         _ => name.as_os_str().to_os_string(),
     }
 }
@@ -1236,5 +1295,14 @@ mod tests {
         assert_eq!(stem(Path::new("notes.txt")), "notes.txt");
         assert_eq!(stem(Path::new(".html")), ".html");
         assert_eq!(stem(Path::new("-")), "stdin");
+    }
+
+    #[test]
+    fn stems_of_pages_saved_with_their_query_drop_the_extension_before_it() {
+        assert_eq!(stem(Path::new("site/index.html?p=2")), "index?p=2");
+        assert_eq!(stem(Path::new("index.HTM?a=b?c")), "index?a=b?c");
+        assert_eq!(stem(Path::new("index.html?p=2.gz")), "index?p=2");
+        assert_eq!(stem(Path::new("notes.txt?x=1")), "notes.txt?x=1");
+        assert_eq!(stem(Path::new("index.html")), "index");
     }
 }

@@ -73,7 +73,19 @@ impl State {
                 .take(MAX_ANCESTORS),
         );
         if let Some(sh) = self.shape.as_deref_mut() {
-            sh.line_starts(cur.block == Block::Cell);
+            // A line of a cell: directly in it, or in a paragraph or division directly in
+            // it (the cells of tables written by office suites and wikis).
+            let mut blocks = self.stack.iter().rev().take(64).filter(|o| o.breaks);
+            let cell_block = match (blocks.next(), blocks.next()) {
+                (Some(first), _) if first.block == Block::Cell => true,
+                (Some(first), Some(second)) => {
+                    matches!(first.block, Block::P | Block::Div)
+                        && second.block == Block::Cell
+                        && second.ctx & ctx::CELL != 0
+                }
+                _ => false,
+            };
+            sh.line_starts(cell_block);
         }
     }
 

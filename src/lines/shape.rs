@@ -16,7 +16,8 @@ pub struct Structure {
     pub list_depth: u8,
     /// The innermost list item around the line, if any.
     pub item: Option<ListItem>,
-    /// The table cell the line is in, when its nearest block is the cell itself.
+    /// The table cell the line is in, when its nearest block is the cell itself or a
+    /// paragraph or division directly in the cell.
     pub cell: Option<TableCell>,
     /// The `<pre>` block the line is in, if any.
     pub pre: Option<CodeBlock>,
@@ -461,7 +462,7 @@ impl Shapes {
     }
 
     /// The first character of a line has arrived; `cell_block`: the line's nearest block is
-    /// a table element.
+    /// a table element, or a paragraph or division directly in a cell.
     pub(crate) fn line_starts(&mut self, cell_block: bool) {
         if self.stack.is_empty() {
             // The default structure (`cur` None reads as it in `line_ends`).

@@ -321,6 +321,9 @@ pub struct BlockLines<'a> {
     /// Whether each line only repeats the site's name
     /// ([`super::hints::site_name_line`]), when the page hints are known.
     pub site_names: Option<&'a [bool]>,
+    /// Each line's table cell ([`super::tables::cell_of`]), when the lines' paths are
+    /// known.
+    pub cells: Option<&'a [super::tables::Cell]>,
 }
 
 /// What follows the model's decisions on one block, in order: the lines that only repeat
@@ -339,6 +342,9 @@ pub fn settle(floor: Floor, lines: BlockLines<'_>, whole_page: bool, keep: &mut 
         changed |= rescue(lines.scores, lines.body, keep);
     }
     changed |= whole_groups(&lines, keep);
+    if let Some(cells) = lines.cells {
+        changed |= super::tables::whole_tables(cells, lines.body, keep);
+    }
     drop_site_names(lines.site_names, keep);
     changed
 }
@@ -558,6 +564,7 @@ mod tests {
                 body: &vec![100; n],
                 groups: None,
                 site_names: site,
+                cells: None,
             };
             settle(LONG, lines, true, keep)
         };
@@ -593,6 +600,7 @@ mod tests {
             body,
             groups: Some(groups),
             site_names: None,
+            cells: None,
         };
         whole_groups(&lines, keep)
     }

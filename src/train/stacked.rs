@@ -677,6 +677,19 @@ pub fn keep_stacked(
 ) -> Vec<bool> {
     let mut keep: Vec<bool> = scored.iter().map(|&(s, t)| s >= t).collect();
     if let Some(s2) = model.stack.as_ref().filter(|s2| s2.page) {
+        // Where each row sits against table cells (for the whole tables of `settle`);
+        // nowhere for data without the columns.
+        let column = |name: &str| data.feature_index(name).map(|c| data.x.column(c));
+        let [tag_cell, tag_p, tag_div, in_cell] =
+            ["tag_cell", "tag_p", "tag_div", "in_cell"].map(column);
+        let on = |c: &Option<ndarray::ArrayView1<'_, f32>>, r: usize| {
+            c.as_ref().is_some_and(|c| c[r] > 0.0)
+        };
+        let place = |r: usize| stack::tables::Place {
+            tag_cell: on(&tag_cell, r),
+            tag_block: on(&tag_p, r) || on(&tag_div, r),
+            in_cell: on(&in_cell, r),
+        };
         for block in page_blocks(data, inputs, rows) {
             let floor = if s2.first_stage_only(block.lines.len()) {
                 stack::floor::SHORT
@@ -716,6 +729,13 @@ pub fn keep_stacked(
                         .map(|i| stack::hints::site_name_line(&hints[rows[i]]))
                         .collect()
                 });
+            let cells: Option<Vec<stack::tables::Cell>> = inputs.paths.as_ref().map(|paths| {
+                block
+                    .decided
+                    .clone()
+                    .map(|i| stack::tables::cell_of(place(rows[i]), &paths[rows[i]]))
+                    .collect()
+            });
             // One threshold decides a block: the second stage's, or the first stage's.
             let threshold = block.decided.clone().next().map_or(0.5, |i| scored[i].1);
             let lines = stack::floor::BlockLines {
@@ -725,6 +745,7 @@ pub fn keep_stacked(
                 body: &body,
                 groups: groups.as_deref(),
                 site_names: site_names.as_deref(),
+                cells: cells.as_deref(),
             };
             stack::floor::settle(floor, lines, block.whole, &mut keep[block.decided]);
         }

@@ -60,13 +60,17 @@ _cache: dict = {}
 _cache_lock = threading.Lock()
 
 
-def _shared(threshold: Optional[float], format: str, links: bool, images: bool) -> Extractor:
+def _shared(
+    threshold: Optional[float], format: str, links: bool, images: bool, headline: bool
+) -> Extractor:
     """One Extractor per set of options for the built-in model, made on first use."""
-    key = (threshold, format, links, images)
+    key = (threshold, format, links, images, headline)
     with _cache_lock:
         ex = _cache.get(key)
         if ex is None:
-            ex = Extractor(threshold=threshold, format=format, links=links, images=images)
+            ex = Extractor(
+                threshold=threshold, format=format, links=links, images=images, headline=headline
+            )
             if len(_cache) < 64:
                 _cache[key] = ex
         return ex
@@ -81,6 +85,7 @@ def extract(
     threshold: Optional[float] = None,
     links: bool = False,
     images: bool = False,
+    headline: bool = True,
 ) -> str:
     """The main content of one page: its kept lines joined by ``"\\n"``, ``""`` when
     nothing is kept.
@@ -90,7 +95,10 @@ def extract(
     (taken as decoded). ``url`` is the page's address: relative links in Markdown are
     resolved against it, and it names the page in error messages. ``format`` is ``"text"``
     (the kept lines), ``"markdown"`` (links written as ``[text](url)`` with ``links=True``,
-    images with ``images=True``) or ``"json"`` (one object: metadata, text and counts).
+    images with ``images=True``; it starts with the page's headline as ``# headline``, its
+    first ``<h1>`` else its title, unless ``headline=False``, as ``mainline filter
+    --no-headline``) or ``"json"`` (one object: metadata, text and counts, its keys in the
+    order of ``mainline filter --format json``).
     ``model`` is a model file written by ``mainline train`` (default: the built-in model),
     ``threshold`` the fixed density rule instead of a model (the seed design's value: 0.5).
 
@@ -99,9 +107,16 @@ def extract(
     data) and for an unusable model file, ``FileNotFoundError`` for a missing one.
     """
     if model is None:
-        ex = _shared(threshold, format, links, images)
+        ex = _shared(threshold, format, links, images, headline)
     else:
-        ex = Extractor(model=model, threshold=threshold, format=format, links=links, images=images)
+        ex = Extractor(
+            model=model,
+            threshold=threshold,
+            format=format,
+            links=links,
+            images=images,
+            headline=headline,
+        )
     return ex.extract(html, url=url)
 
 
@@ -113,6 +128,7 @@ def iter_warc(
     threshold: Optional[float] = None,
     links: bool = False,
     images: bool = False,
+    headline: bool = True,
     max_payload: int = 16 * 1024 * 1024,
     any_status: bool = False,
     threads: Optional[int] = None,
@@ -136,12 +152,19 @@ def iter_warc(
 
     The file is read and extracted in Rust, a batch of records at a time with the GIL
     released, on ``threads`` threads (default: one per core; pass ``1`` inside a Spark or
-    Ray task). ``model``, ``threshold``, ``links`` and ``images`` are those of
-    ``Extractor``; for many files, make one ``Extractor`` and call its ``iter_warc``.
+    Ray task). ``model``, ``threshold``, ``links``, ``images`` and ``headline`` are those
+    of ``Extractor``; for many files, make one ``Extractor`` and call its ``iter_warc``.
     Raises ``FileNotFoundError`` (or another ``OSError``) when the file cannot be opened.
     """
     if model is None:
-        ex = _shared(threshold, format, links, images)
+        ex = _shared(threshold, format, links, images, headline)
     else:
-        ex = Extractor(model=model, threshold=threshold, format=format, links=links, images=images)
+        ex = Extractor(
+            model=model,
+            threshold=threshold,
+            format=format,
+            links=links,
+            images=images,
+            headline=headline,
+        )
     return ex.iter_warc(path, max_payload=max_payload, any_status=any_status, threads=threads)

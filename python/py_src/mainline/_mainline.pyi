@@ -103,6 +103,7 @@ class Extractor:
         format: Literal["text", "markdown", "json"] = "text",
         links: bool = False,
         images: bool = False,
+        headline: bool = True,
     ) -> None: ...
     @property
     def model_version(self) -> Optional[str]:
@@ -126,10 +127,11 @@ class Extractor:
         pages: Iterable[Union[str, bytes]],
         threads: Optional[int] = None,
         *,
-        errors: Literal["raise", "ignore"] = "raise",
-    ) -> List[str]:
+        errors: Literal["none", "raise", "ignore"] = "none",
+    ) -> List[Optional[str]]:
         """The main content of many pages, in order, on ``threads`` threads (default: all
-        cores) with the GIL released."""
+        cores) with the GIL released; ``None`` for a page that could not be read (with
+        ``errors="raise"``, ``MainlineError`` instead)."""
     def iter_warc(
         self,
         path: Union[str, "os.PathLike[str]"],
