@@ -11,6 +11,11 @@
 //! temporary files removed then calls [`remove_unfinished`] from its signal handling (the
 //! `mainline` binary does, on SIGINT, SIGTERM and SIGHUP).
 //!
+//! The temporary file is private to its owner (mode 0600) while it is written; on commit it
+//! takes the mode the target would have had from `cp`: an existing target's own mode, or
+//! for a new file 0666 less the process's umask (0644 under umask 022), so that the files
+//! shared with other tools and users are readable as theirs are.
+//!
 //! Targets that are not regular files (`/dev/stdout`, `/dev/null`, a named pipe) cannot be
 //! replaced by a rename; they are written directly. A symbolic link at the target is
 //! replaced by the new file, not followed.
@@ -134,6 +139,13 @@ impl AtomicFile {
             Some(Out::Temp(w)) => {
                 let temp = w.into_inner().map_err(io::IntoInnerError::into_error)?;
                 let path = temp.path().to_path_buf();
+                #[cfg(unix)]
+                {
+                    let mode = final_mode(&self.target, &path);
+                    temp.as_file()
+                        .set_permissions(mode)
+                        .inspect_err(|_| forget(&path))?;
+                }
                 let result = temp.persist(&self.target).map(drop).map_err(|e| e.error);
                 forget(&path);
                 result
@@ -149,6 +161,44 @@ impl AtomicFile {
             Some(Out::Direct(w)) => w,
             None => unreachable!("the writer is taken only by commit, which consumes self"),
         }
+    }
+}
+
+/// The permissions a committed file gets: those of the regular file it replaces, otherwise
+/// 0666 less the umask (what `open(2)` gives a new file, as `cp` and shells do).
+#[cfg(unix)]
+fn final_mode(target: &Path, temp: &Path) -> fs::Permissions {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = match fs::symlink_metadata(target) {
+        Ok(m) if m.is_file() => m.permissions().mode() & 0o7777,
+        _ => 0o666 & !umask(temp.parent().unwrap_or(Path::new("."))),
+    };
+    fs::Permissions::from_mode(mode)
+}
+
+/// The process's umask: from `/proc/self/status` where the system has it (Linux), else
+/// from the mode of a file created in `dir` with mode 0666 (it cannot be read without
+/// setting it otherwise, and setting it would race with other threads creating files).
+#[cfg(unix)]
+fn umask(dir: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    let from_proc = fs::read_to_string("/proc/self/status").ok().and_then(|s| {
+        s.lines()
+            .find_map(|l| l.strip_prefix("Umask:"))
+            .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
+    });
+    if let Some(mask) = from_proc {
+        return mask & 0o777;
+    }
+    let probe = tempfile::Builder::new()
+        .prefix(".umask.")
+        .suffix(".tmp")
+        .permissions(fs::Permissions::from_mode(0o666))
+        .tempfile_in(dir);
+    match probe.and_then(|f| f.as_file().metadata()) {
+        Ok(m) => !m.permissions().mode() & 0o777,
+        // NOTE: when even that fails, the file stays private (umask 077).
+        Err(_) => 0o077,
     }
 }
 

@@ -5,7 +5,7 @@
 //! panic is caught and raised as `mainline.MainlineError`, never unwound into the
 //! interpreter.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::io::{Cursor, ErrorKind, Read};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -259,14 +259,25 @@ fn builtin() -> &'static (Arc<dyn Scorer>, String, String) {
     })
 }
 
-/// Thread pools of `extract_many(threads=N)`, one per N, kept for the process.
+/// The most threads `extract_many` and `iter_warc` start: the CPUs this process may run on
+/// (`std::thread::available_parallelism`, which heeds CPU affinity and cgroup quotas).
+/// More threads than that only wait for a CPU, each with its stack.
+fn max_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// How many threads `threads=N` runs on: N, at most [`max_threads`].
+fn capped(threads: Option<usize>) -> Option<usize> {
+    threads.map(|n| n.min(max_threads()))
+}
+
+/// The thread pool of `threads=N` (N already [`capped`]): one pool is kept for the process,
+/// and a call with another N replaces it (the old pool's threads end when the calls using
+/// it are done), so the threads alive stay at most a pool's, whatever Ns are asked for.
 fn pool(threads: usize) -> PyResult<Arc<rayon::ThreadPool>> {
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
-    let mut pools = POOLS
-        .get_or_init(Mutex::default)
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(p) = pools.get(&threads) {
+    static POOL: Mutex<Option<Arc<rayon::ThreadPool>>> = Mutex::new(None);
+    let mut kept = POOL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(p) = kept.as_ref().filter(|p| p.current_num_threads() == threads) {
         return Ok(Arc::clone(p));
     }
     let p = rayon::ThreadPoolBuilder::new()
@@ -275,7 +286,7 @@ fn pool(threads: usize) -> PyResult<Arc<rayon::ThreadPool>> {
         .build()
         .map_err(|e| PyOSError::new_err(format!("cannot start {threads} threads: {e}")))?;
     let p = Arc::new(p);
-    pools.insert(threads, Arc::clone(&p));
+    *kept = Some(Arc::clone(&p));
     Ok(p)
 }
 
@@ -570,7 +581,9 @@ impl PyExtractor {
     /// released.
     ///
     /// ``pages`` is an iterable of ``str`` or ``bytes``; ``threads`` is how many threads
-    /// work on them (default: one per core). A page that cannot be read (not HTML, corrupt
+    /// work on them (default: one per core), at most the CPUs the process may run on (a
+    /// larger number runs on that many; the threads are kept for the next call with the
+    /// same number, and the process holds one such set at a time). A page that cannot be read (not HTML, corrupt
     /// gzip data) does not stop the others: with ``errors="none"`` (the default) its place
     /// in the list holds ``None``, which no page that was read gives (a page with no main
     /// content gives ``""``); ``errors="raise"`` raises ``MainlineError`` naming the first
@@ -610,6 +623,7 @@ impl PyExtractor {
             })
             .collect();
         let one = |page: &Page<'_>| self.output(*page, None);
+        let threads = capped(threads);
         let pool = match threads {
             Some(1) => None,
             Some(n) => Some(pool(n)?),
@@ -648,7 +662,8 @@ impl PyExtractor {
     ///
     /// Records are read and extracted in batches (at most 64 records or 512 KiB) with the
     /// GIL released, on ``threads`` threads (default: one per core; ``1`` in a Spark or
-    /// Ray task that already has its core), so memory stays bounded whatever the file's
+    /// Ray task that already has its core; at most the CPUs available, as in
+    /// ``extract_many``), so memory stays bounded whatever the file's
     /// size. Raises ``FileNotFoundError`` (or another ``OSError``) when the file cannot be
     /// opened.
     #[pyo3(signature = (path, *, max_payload = mainline::warc::DEFAULT_MAX_PAYLOAD, any_status = false, threads = None))]
@@ -666,6 +681,7 @@ impl PyExtractor {
         if max_payload == 0 {
             return Err(PyValueError::new_err("max_payload must be at least 1 byte"));
         }
+        let threads = capped(threads);
         let pool = match threads {
             Some(1) | None => None,
             Some(n) => Some(pool(n)?),

@@ -28,6 +28,20 @@ const TEMPLATE: &str = include_str!("review.html");
 /// The placeholder in [`TEMPLATE`] that the data replaces.
 const DATA_SLOT: &str = "/*DATA*/null";
 
+/// The most lines of one page a review shows; a page with more is refused. Ordinary pages
+/// have hundreds (at most 2,641 among the 1,294 WCXB development pages), and a browser
+/// page listing more is slow to use.
+const MAX_LINES: usize = 10_000;
+
+/// The default largest review file (`--max-bytes`): 128 MiB, about 150 pages of the
+/// usual size (a few hundred bytes per line), or 16 pages of [`MAX_LINES`].
+const MAX_REVIEW_BYTES: u64 = 128 << 20;
+
+/// The largest labels file `--labels` reads: 32 MiB, as for model files. A review holds at
+/// most [`MAX_REVIEW_BYTES`] of data, a few hundred bytes per line, and its labels file one
+/// byte per line.
+const MAX_LABELS_BYTES: u64 = 32 << 20;
+
 /// The `format` value of a labels file, and its version.
 const LABELS_FORMAT: &str = "mainline-labels";
 const LABELS_VERSION: u32 = 1;
@@ -42,6 +56,10 @@ const LABELS_VERSION: u32 = 1;
 /// current line. "Save CSV" downloads a labelled CSV in the format `mainline train` reads
 /// (`--init` fine-tunes a model on it); "Save labels" downloads the labels alone, which
 /// `--labels` applies when the review is written again.
+///
+/// Memory and the file stay bounded: a page of more than 10,000 lines, or one that does not
+/// fit in the file's --max-bytes with the pages before it, is refused (a one-line error
+/// naming it, exit code 1) and the review of the other pages is still written.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
     mainline review site/*.html -o review.html\n  \
@@ -70,28 +88,19 @@ pub struct Args {
     /// as the starting point (pages are matched by name and must have the same lines).
     #[arg(long, value_name = "FILE")]
     labels: Option<PathBuf>,
+
+    /// The largest review file, in bytes (128 MiB by default): what holds the review in
+    /// memory too. A page that would take it over is refused and the others are reviewed.
+    #[arg(long, value_name = "BYTES", default_value_t = MAX_REVIEW_BYTES)]
+    max_bytes: u64,
 }
 
-/// The data the page's script reads.
-#[derive(Serialize)]
-struct ReviewData {
-    version: u32,
-    /// The scorer, as the header says it.
-    model: String,
-    /// The CSV header: `doc, group, line, label, …features…, text`.
-    header: Vec<String>,
-    pages: Vec<PageData>,
-}
-
-#[derive(Serialize)]
-struct PageData {
-    doc: String,
-    group: String,
-    lines: Vec<LineData>,
-}
+// The data the page's script reads (written by `render`): `{"version", "model" (the
+// scorer, as the header says it), "header" (the CSV header: doc, group, line, label,
+// …features…, text), "pages": [{"doc", "group", "lines": [LineData…]}…]}`.
 
 /// One line, with short keys: a page of 10,000 lines stays a few megabytes.
-#[derive(Serialize)]
+#[derive(Serialize, Default)]
 struct LineData {
     /// Text.
     t: String,
@@ -131,7 +140,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(path) => read_labels(path)?,
         None => HashMap::new(),
     };
-    let mut pages = Vec::new();
+    let model = script_json(&scorer.describe())?;
+    let header = script_json(&super::csv_header())?;
+    // What the file holds besides the pages: the template and the data's other fields.
+    let fixed = TEMPLATE.len() - DATA_SLOT.len() + model.len() + header.len() + 64;
+    let mut budget = usize::try_from(args.max_bytes)
+        .unwrap_or(usize::MAX)
+        .saturating_sub(fixed);
+    let mut pages: Vec<String> = Vec::new();
+    let mut lines = 0;
     let mut failed = 0;
     for path in &args.pages {
         let doc = display_name(path);
@@ -139,52 +156,57 @@ pub fn run(args: Args) -> Result<ExitCode> {
             Some(g) => g.clone(),
             None => folder_name(path),
         };
+        let refuse = |e: anyhow::Error| eprintln!("mainline: {doc}: {e:#}");
+        let room = budget.saturating_sub(usize::from(!pages.is_empty()));
         // Two passes: the model's scores and decisions, and the feature rows as `mainline
         // label` writes them (every column of the schema, whatever context the model reads).
-        let (decisions, rows) = match read_page(path, &scorer) {
-            Ok(both) => both,
+        let shown = match first_pass(path, &scorer, room, args.max_bytes) {
+            Ok(shown) => shown,
             Err(Failure::Input(e)) => {
-                eprintln!("mainline: {doc}: {e:#}");
+                refuse(e);
                 failed += 1;
                 continue;
             }
             Err(Failure::Output(e)) => return Err(e.into()),
         };
         let labels = match saved.get(&doc) {
-            Some(l) if l.len() == decisions.len() => Some(l.as_bytes()),
+            Some(l) if l.len() == shown.len() => Some(l.as_bytes()),
             Some(l) => bail!(
                 "{}: the labels of {doc} are for {} lines, the page now has {}; \
                  was the page or mainline changed since the review was saved?",
                 display_name(args.labels.as_deref().unwrap_or(Path::new("-"))),
                 l.len(),
-                decisions.len()
+                shown.len()
             ),
             None => None,
         };
-        let lines = decisions
-            .iter()
-            .enumerate()
-            .zip(&rows)
-            .map(|((i, d), row)| line_data(&doc, &group, d, row, labels.map(|l| l[i] == b'1')))
-            .collect();
-        pages.push(PageData { doc, group, lines });
+        let n = shown.len();
+        let page = Page {
+            doc: &doc,
+            group: &group,
+            labels,
+        };
+        match second_pass(path, shown, &page, room, args.max_bytes) {
+            Ok(json) => {
+                budget = room - json.len();
+                lines += n;
+                pages.push(json);
+            }
+            Err(Failure::Input(e)) => {
+                refuse(e);
+                failed += 1;
+            }
+            Err(Failure::Output(e)) => return Err(e.into()),
+        }
     }
     if pages.is_empty() {
         bail!("no page could be read, so there is nothing to review");
     }
-    let data = ReviewData {
-        version: LABELS_VERSION,
-        model: scorer.describe(),
-        header: super::csv_header(),
-        pages,
-    };
-    let html = render(&data)?;
-    write_file(&args.output, html.as_bytes())
+    write_review(&args.output, &model, &header, &pages)
         .with_context(|| format!("writing {}", args.output.display()))?;
-    let lines: usize = data.pages.iter().map(|p| p.lines.len()).sum();
     eprintln!(
         "mainline: {} pages, {lines} lines: open {} in a browser",
-        data.pages.len(),
+        pages.len(),
         args.output.display()
     );
     Ok(if failed > 0 {
@@ -194,43 +216,126 @@ pub fn run(args: Args) -> Result<ExitCode> {
     })
 }
 
-/// The model's decisions on a page, and the same lines with every feature column.
-fn read_page(
-    path: &Path,
-    scorer: &Arc<dyn Scorer>,
-) -> std::result::Result<(Vec<Decision>, Vec<Decision>), Failure> {
-    let mut decisions = Vec::new();
-    stream_file(path, scorer, false, &mut |d| {
-        decisions.push(d);
-        Ok(())
-    })?;
-    let observe: Arc<dyn Scorer> = Arc::new(Observe);
-    let mut rows = Vec::new();
-    stream_file(path, &observe, true, &mut |d| {
-        rows.push(d);
-        Ok(())
-    })?;
-    if rows.len() != decisions.len() {
-        return Err(Failure::Input(anyhow::anyhow!(
-            "the page gave {} lines and then {}: it changed while it was read",
-            decisions.len(),
-            rows.len()
-        )));
-    }
-    Ok((decisions, rows))
+/// The error of a page that does not fit in what is left of the review's `max` bytes.
+fn too_big(max: u64) -> anyhow::Error {
+    anyhow::anyhow!(
+        "the page does not fit in the review's {max} bytes (--max-bytes) with the pages \
+         before it; review it on its own or in a smaller set"
+    )
 }
 
-fn line_data(
-    doc: &str,
-    group: &str,
-    d: &Decision,
-    row: &Decision,
-    label: Option<bool>,
-) -> LineData {
-    let mut fields = csv_fields(doc, group, (None, None), row);
-    // doc, group, line, label | path, sig, aligned, features… | text
-    fields.pop();
-    let r = fields.split_off(4);
+/// The page being reviewed: its name, its site and the labels it starts from.
+struct Page<'a> {
+    doc: &'a str,
+    group: &'a str,
+    labels: Option<&'a [u8]>,
+}
+
+/// The first pass over a page: the model's score and decision of each line, with what the
+/// review shows of it. Reading stops, with an error, at the line after [`MAX_LINES`] or when
+/// the lines' text alone exceeds `room` bytes (of the review's `max`).
+fn first_pass(
+    path: &Path,
+    scorer: &Arc<dyn Scorer>,
+    room: usize,
+    max: u64,
+) -> std::result::Result<Vec<LineData>, Failure> {
+    let mut shown = Vec::new();
+    let mut text_bytes = 0usize;
+    let mut over = None;
+    let result = stream_file(path, scorer, false, &mut |d| {
+        text_bytes += d.line.text.len();
+        if shown.len() == MAX_LINES {
+            over = Some(anyhow::anyhow!(
+                "the page has more than {MAX_LINES} lines; review shows at most that many \
+                 (`mainline filter --format jsonl` lists every line)"
+            ));
+        } else if text_bytes > room {
+            over = Some(too_big(max));
+        }
+        if over.is_some() {
+            return Err(std::io::Error::other("over the cap"));
+        }
+        shown.push(shown_line(&d));
+        Ok(())
+    });
+    match (result, over) {
+        (_, Some(e)) => Err(Failure::Input(e)),
+        (Err(e), None) => Err(e),
+        (Ok(_), None) => Ok(shown),
+    }
+}
+
+/// The second pass over a page: its feature rows, joined to `shown` (the first pass's
+/// lines), each line written out as JSON as soon as it is complete. Returns the page's JSON,
+/// or an error when it would exceed `room` bytes (of the review's `max`).
+fn second_pass(
+    path: &Path,
+    mut shown: Vec<LineData>,
+    page: &Page<'_>,
+    room: usize,
+    max: u64,
+) -> std::result::Result<String, Failure> {
+    let head = |key: &str, value: &str| -> std::result::Result<String, Failure> {
+        let v = script_json(&value).map_err(Failure::Input)?;
+        Ok(format!("\"{key}\":{v}"))
+    };
+    let mut json = format!(
+        "{{{},{},\"lines\":[",
+        head("doc", page.doc)?,
+        head("group", page.group)?
+    );
+    let observe: Arc<dyn Scorer> = Arc::new(Observe);
+    let expected = shown.len();
+    let mut i = 0;
+    let mut over = None;
+    let result = stream_file(path, &observe, true, &mut |row| {
+        let Some(line) = shown.get_mut(i) else {
+            i += 1;
+            return Err(std::io::Error::other("more lines than the first pass"));
+        };
+        let mut line = std::mem::take(line);
+        let mut fields = csv_fields(page.doc, page.group, (None, None), &row);
+        // doc, group, line, label | path, sig, aligned, features… | text
+        fields.pop();
+        line.r = fields.split_off(4);
+        if let Some(labels) = page.labels {
+            line.l = u8::from(labels[i] == b'1');
+        }
+        if i > 0 {
+            json.push(',');
+        }
+        match script_json(&line) {
+            Ok(j) => json.push_str(&j),
+            Err(e) => over = Some(e),
+        }
+        i += 1;
+        if over.is_none() && json.len() + 2 > room {
+            over = Some(too_big(max));
+        }
+        match over {
+            Some(_) => Err(std::io::Error::other("over the cap")),
+            None => Ok(()),
+        }
+    });
+    if let Some(e) = over {
+        return Err(Failure::Input(e));
+    }
+    match result {
+        Err(Failure::Output(_)) | Ok(_) if i != expected => Err(Failure::Input(anyhow::anyhow!(
+            "the page gave {expected} lines and then {i}: it changed while it was read"
+        ))),
+        Err(e) => Err(e),
+        Ok(_) => {
+            json.push_str("]}");
+            Ok(json)
+        }
+    }
+}
+
+/// What the review shows of a line from the first pass; the label starts as the model's
+/// decision and the CSV fields (`r`) come with the second pass.
+fn shown_line(d: &Decision) -> LineData {
     let block = if d.line.heading > 0 {
         format!("h{}", d.line.heading)
     } else {
@@ -241,35 +346,60 @@ fn line_data(
         b: block,
         s: d.score,
         m: u8::from(d.keep),
-        l: u8::from(label.unwrap_or(d.keep)),
+        l: u8::from(d.keep),
         p: d.line
             .path
             .iter()
             .copied()
             .filter(|&e| e != NO_ELEMENT)
             .collect(),
-        r,
+        r: Vec::new(),
     }
 }
 
-/// The template with the data in place. The JSON goes inside a `<script>` element, so
-/// every `<` is escaped: no text of a page can close the element.
-fn render(data: &ReviewData) -> Result<String> {
-    let json = serde_json::to_string(data)?.replace('<', "\\u003c");
+/// `value` as JSON to go inside the page's `<script>` element: every `<` is escaped (it
+/// can only occur in strings), so no text of a page can close the element.
+fn script_json(value: &impl Serialize) -> Result<String> {
+    Ok(serde_json::to_string(value)?.replace('<', "\\u003c"))
+}
+
+/// Writes the template with the data in place: the fields of [`ReviewData`], the pages
+/// already as JSON (from [`script_json`]).
+fn render(out: &mut dyn Write, model: &str, header: &str, pages: &[String]) -> Result<()> {
     let Some((before, after)) = TEMPLATE.split_once(DATA_SLOT) else {
         bail!("the review template has no data slot");
     };
-    let mut html = String::with_capacity(TEMPLATE.len() + json.len());
-    html.push_str(before);
-    html.push_str(&json);
-    html.push_str(after);
-    Ok(html)
+    out.write_all(before.as_bytes())?;
+    write!(
+        out,
+        "{{\"version\":{LABELS_VERSION},\"model\":{model},\"header\":{header},\"pages\":["
+    )?;
+    for (i, page) in pages.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        out.write_all(page.as_bytes())?;
+    }
+    out.write_all(b"]}")?;
+    out.write_all(after.as_bytes())?;
+    Ok(())
 }
 
 /// The labels saved from a review, by page name.
 fn read_labels(path: &Path) -> Result<HashMap<String, String>> {
+    use std::io::Read;
     let name = path.display();
-    let text = fs::read_to_string(path).with_context(|| format!("reading labels {name}"))?;
+    let mut bytes = Vec::new();
+    fs::File::open(path)
+        .and_then(|f| f.take(MAX_LABELS_BYTES + 1).read_to_end(&mut bytes))
+        .with_context(|| format!("reading labels {name}"))?;
+    if bytes.len() as u64 > MAX_LABELS_BYTES {
+        bail!(
+            "{name}: the file is longer than {} MiB, more than any labels file a review saves",
+            MAX_LABELS_BYTES >> 20
+        );
+    }
+    let text = String::from_utf8(bytes).with_context(|| format!("reading labels {name}"))?;
     let file: LabelsFile = serde_json::from_str(&text).with_context(|| {
         format!("{name} is not a labels file saved by `mainline review` (\"Save labels\")")
     })?;
@@ -305,11 +435,11 @@ fn folder_name(path: &Path) -> String {
         .unwrap_or_else(|| "site".to_string())
 }
 
-/// Writes `bytes` to `path` whole or not at all.
-fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+/// Writes the review to `path` whole or not at all.
+fn write_review(path: &Path, model: &str, header: &str, pages: &[String]) -> Result<()> {
     let mut file = crate::atomic::AtomicFile::create(path)?;
-    file.write_all(bytes)?;
-    file.commit()
+    render(&mut file, model, header, pages)?;
+    Ok(file.commit()?)
 }
 
 #[cfg(test)]
@@ -318,23 +448,23 @@ mod tests {
 
     #[test]
     fn the_data_cannot_close_its_script_element() {
-        let data = ReviewData {
-            version: 1,
-            model: "m".into(),
-            header: vec!["doc".into()],
-            pages: vec![PageData {
-                doc: "</script><script>alert(1)</script>".into(),
-                group: "g".into(),
-                lines: vec![],
-            }],
-        };
-        let html = render(&data).unwrap();
+        let page = script_json(&"</script><script>alert(1)</script>").unwrap();
+        let page = format!(r#"{{"doc":{page},"group":"g","lines":[]}}"#);
+        let mut html = Vec::new();
+        render(&mut html, r#""m""#, r#"["doc"]"#, &[page]).unwrap();
+        let html = String::from_utf8(html).unwrap();
         let data_part = html
             .split(r#"<script id="data" type="application/json">"#)
             .nth(1);
         let data_part = data_part.unwrap().split("</script>").next().unwrap();
         assert!(data_part.contains(r"\u003c/script>"));
         assert!(!data_part.contains('<'));
+        let data: serde_json::Value = serde_json::from_str(data_part).unwrap();
+        assert_eq!(
+            data["pages"][0]["doc"],
+            "</script><script>alert(1)</script>"
+        );
+        assert_eq!(data["version"], 1);
     }
 
     #[test]

@@ -9,6 +9,270 @@ use crate::{Error, Result};
 /// thousand boosted trees of depth 8 take about 5 MB.
 pub const MAX_MODEL_BYTES: u64 = 32 << 20;
 
+/// The most feature names a model (or its second stage) lists: 1,048,576. The schema has
+/// about a hundred, a second stage a few hundred; an array of empty names takes 8 times
+/// its text as strings.
+pub(crate) const MAX_FEATURE_NAMES: usize = 1 << 20;
+
+/// The most bytes of JSON a model's provenance takes: 1 MiB. `mainline train` writes a few
+/// KB; its values are kept as JSON values, which take about 16 times their text.
+pub(crate) const MAX_PROVENANCE_BYTES: usize = 1 << 20;
+
+/// The raw value of the top-level object's first `"format"` field, the rest of the text
+/// checked (it must be JSON) but skipped without being built.
+fn format_field(s: &str) -> Result<Option<&serde_json::value::RawValue>> {
+    use serde::Deserializer as _;
+    use serde::de::{IgnoredAny, MapAccess, Visitor};
+    use serde_json::value::RawValue;
+
+    struct FormatOf;
+    impl<'de> Visitor<'de> for FormatOf {
+        type Value = Option<&'de RawValue>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> std::result::Result<Self::Value, A::Error> {
+            let mut format = None;
+            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                if key == "format" && format.is_none() {
+                    format = Some(map.next_value::<&'de RawValue>()?);
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(format)
+        }
+    }
+
+    let mut de = serde_json::Deserializer::from_str(s);
+    let found = de
+        .deserialize_any(FormatOf)
+        .and_then(|f| de.end().map(|()| f));
+    found.map_err(|e| match e.classify() {
+        serde_json::error::Category::Data => {
+            Error::ModelFormat("expected a JSON object with a \"format\" field".into())
+        }
+        _ => Error::ModelFormat(format!("not valid JSON: {e}")),
+    })
+}
+
+/// Deserialises a list of feature names, refusing one of more than [`MAX_FEATURE_NAMES`]
+/// while it is read.
+pub(crate) fn bounded_names<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Vec<String>, D::Error> {
+    use serde::de::{Error as _, SeqAccess, Visitor};
+
+    struct Names;
+    impl<'de> Visitor<'de> for Names {
+        type Value = Vec<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            write!(f, "a list of at most {MAX_FEATURE_NAMES} feature names")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> std::result::Result<Self::Value, A::Error> {
+            let mut names = Vec::new();
+            while let Some(name) = seq.next_element::<String>()? {
+                if names.len() == MAX_FEATURE_NAMES {
+                    return Err(A::Error::custom(format!(
+                        "more than {MAX_FEATURE_NAMES} feature names"
+                    )));
+                }
+                names.push(name);
+            }
+            Ok(names)
+        }
+    }
+    d.deserialize_seq(Names)
+}
+
+impl<'de> serde::Deserialize<'de> for super::Provenance {
+    /// Reads each value as raw JSON text first, refusing a provenance of more than
+    /// [`MAX_PROVENANCE_BYTES`] before it is built into JSON values. Unknown keys go to
+    /// [`Provenance::extra`](super::Provenance::extra).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        use serde::de::{Error as _, MapAccess, Visitor};
+        use serde_json::value::RawValue;
+
+        struct Fields;
+        impl<'de> Visitor<'de> for Fields {
+            type Value = super::Provenance;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("the provenance object")
+            }
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<Self::Value, A::Error> {
+                let mut p = super::Provenance::default();
+                let mut bytes = 0usize;
+                while let Some(key) = map.next_key::<String>()? {
+                    let raw: Box<RawValue> = map.next_value()?;
+                    bytes += key.len() + raw.get().len();
+                    if bytes > MAX_PROVENANCE_BYTES {
+                        return Err(A::Error::custom(format!(
+                            "the provenance is longer than {} MiB",
+                            MAX_PROVENANCE_BYTES >> 20
+                        )));
+                    }
+                    let text = raw.get();
+                    let field = |e: serde_json::Error| {
+                        A::Error::custom(format!("provenance field `{key}`: {e}"))
+                    };
+                    match key.as_str() {
+                        "recipe" => p.recipe = serde_json::from_str(text).map_err(field)?,
+                        "data" => p.data = serde_json::from_str(text).map_err(field)?,
+                        "created_by" => p.created_by = serde_json::from_str(text).map_err(field)?,
+                        "params" => p.params = serde_json::from_str(text).map_err(field)?,
+                        "validation" => p.validation = serde_json::from_str(text).map_err(field)?,
+                        _ => {
+                            let value = serde_json::from_str(text).map_err(field)?;
+                            p.extra.insert(key, value);
+                        }
+                    }
+                }
+                Ok(p)
+            }
+        }
+        d.deserialize_map(Fields)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for super::ModelKind {
+    /// Reads each field straight into its type, whatever their order. (The derived
+    /// deserialisation of an internally tagged enum buffers the whole object as generic
+    /// values first, about 30 bytes per number of a weight array.)
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        use super::{Layer, ModelKind, Tree};
+        use serde::de::{Error as _, MapAccess, Visitor};
+
+        const FIELDS: &[&str] = &["type", "weights", "bias", "layers", "trees"];
+        const VARIANTS: &[&str] = &["logistic", "mlp", "trees"];
+
+        fn once<T, E: serde::de::Error>(
+            slot: &mut Option<T>,
+            value: T,
+            name: &'static str,
+        ) -> std::result::Result<(), E> {
+            if slot.replace(value).is_some() {
+                return Err(E::duplicate_field(name));
+            }
+            Ok(())
+        }
+
+        /// Numbers read as f64 and rounded to f32 one by one.
+        struct F32sViaF64(Vec<f32>);
+        impl<'de> serde::Deserialize<'de> for F32sViaF64 {
+            fn deserialize<D: serde::Deserializer<'de>>(
+                d: D,
+            ) -> std::result::Result<Self, D::Error> {
+                struct Numbers;
+                impl<'de> Visitor<'de> for Numbers {
+                    type Value = F32sViaF64;
+                    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                        f.write_str("a list of numbers")
+                    }
+                    fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                        self,
+                        mut seq: A,
+                    ) -> std::result::Result<Self::Value, A::Error> {
+                        let mut out = Vec::new();
+                        while let Some(v) = seq.next_element::<f64>()? {
+                            #[allow(clippy::cast_possible_truncation)]
+                            out.push(v as f32);
+                        }
+                        Ok(F32sViaF64(out))
+                    }
+                }
+                d.deserialize_seq(Numbers)
+            }
+        }
+
+        struct Fields;
+        impl<'de> Visitor<'de> for Fields {
+            type Value = ModelKind;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a classifier object with a \"type\"")
+            }
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<Self::Value, A::Error> {
+                let mut kind: Option<String> = None;
+                let mut weights: Option<Vec<f32>> = None;
+                let mut bias: Option<f32> = None;
+                let mut layers: Option<Vec<Layer>> = None;
+                let mut trees: Option<Vec<Tree>> = None;
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    match key.as_ref() {
+                        "type" => once(&mut kind, map.next_value()?, "type")?,
+                        "weights" => {
+                            let w = map.next_value::<F32sViaF64>()?.0;
+                            once(&mut weights, w, "weights")?;
+                        }
+                        // NOTE: read as f64 and rounded to f32, as the derived enum read
+                        // them: a value beyond the f32 range becomes an infinity, which
+                        // `validate` names, not a parse error.
+                        #[allow(clippy::cast_possible_truncation)]
+                        "bias" => once(&mut bias, map.next_value::<f64>()? as f32, "bias")?,
+                        "layers" => once(&mut layers, map.next_value()?, "layers")?,
+                        "trees" => once(&mut trees, map.next_value()?, "trees")?,
+                        other => return Err(A::Error::unknown_field(other, FIELDS)),
+                    }
+                }
+                let kind = kind.ok_or_else(|| A::Error::missing_field("type"))?;
+                let (allowed, present): (&[&'static str], _) = match kind.as_str() {
+                    "logistic" => (
+                        &["type", "weights", "bias"],
+                        [layers.is_some(), trees.is_some()],
+                    ),
+                    "mlp" => (
+                        &["type", "layers"],
+                        [weights.is_some(), trees.is_some() || bias.is_some()],
+                    ),
+                    "trees" => (
+                        &["type", "trees", "bias"],
+                        [weights.is_some(), layers.is_some()],
+                    ),
+                    other => return Err(A::Error::unknown_variant(other, VARIANTS)),
+                };
+                if present.iter().any(|&p| p) {
+                    let extra = [
+                        ("weights", weights.is_some()),
+                        ("bias", bias.is_some()),
+                        ("layers", layers.is_some()),
+                        ("trees", trees.is_some()),
+                    ]
+                    .into_iter()
+                    .find(|(name, p)| *p && !allowed.contains(name))
+                    .map_or("?", |(name, _)| name);
+                    return Err(A::Error::unknown_field(extra, allowed));
+                }
+                let need = |name: &'static str| A::Error::missing_field(name);
+                Ok(match kind.as_str() {
+                    "logistic" => ModelKind::Logistic {
+                        weights: weights.ok_or_else(|| need("weights"))?,
+                        bias: bias.ok_or_else(|| need("bias"))?,
+                    },
+                    "mlp" => ModelKind::Mlp {
+                        layers: layers.ok_or_else(|| need("layers"))?,
+                    },
+                    _ => ModelKind::Trees {
+                        trees: trees.ok_or_else(|| need("trees"))?,
+                        bias: bias.ok_or_else(|| need("bias"))?,
+                    },
+                })
+            }
+        }
+        d.deserialize_map(Fields)
+    }
+}
+
 impl Model {
     /// Parses and [validates](Model::validate) a model file's text.
     ///
@@ -22,19 +286,18 @@ impl Model {
     /// - [`Error::ModelFormat`] when the text is not JSON, a field is missing, unknown or of
     ///   the wrong type (with line and column), or [`Model::validate`] fails.
     pub fn from_json(s: &str) -> Result<Model> {
-        let value: serde_json::Value = serde_json::from_str(s)
-            .map_err(|e| Error::ModelFormat(format!("not valid JSON: {e}")))?;
-        let Some(object) = value.as_object() else {
-            return Err(Error::ModelFormat(
-                "expected a JSON object with a \"format\" field".into(),
-            ));
-        };
-        let Some(format) = object.get("format") else {
+        // NOTE: the first pass reads the "format" field alone and skips the rest without
+        // building it (a `serde_json::Value` of a 32 MiB array takes a gigabyte).
+        let format = format_field(s)?;
+        let Some(format) = format else {
             return Err(Error::ModelFormat("no \"format\" field".into()));
         };
-        let Some(found) = format.as_u64() else {
+        let Ok(found) = serde_json::from_str::<u64>(format.get()) else {
+            let text = format.get();
+            let shown: String = text.chars().take(40).collect();
+            let more = if shown.len() < text.len() { "…" } else { "" };
             return Err(Error::ModelFormat(format!(
-                "\"format\" must be a non-negative integer, found {format}"
+                "\"format\" must be a non-negative integer, found {shown}{more}"
             )));
         };
         if !(u64::from(MIN_MODEL_FORMAT_VERSION)..=u64::from(MODEL_FORMAT_VERSION)).contains(&found)
@@ -44,8 +307,10 @@ impl Model {
                 found: u32::try_from(found).unwrap_or(u32::MAX),
             });
         }
-        // NOTE: parse the text again rather than converting `value`, so that field errors
-        // carry a line and column.
+        // The model itself: its arrays become vectors of numbers (4 bytes per value, written
+        // in 2 bytes or more), the lists of names and the provenance are capped while they
+        // are read (`bounded_names`, `Provenance`'s `Deserialize`), so memory stays a few
+        // times the file's size. Field errors carry a line and column.
         let model: Model =
             serde_json::from_str(s).map_err(|e| Error::ModelFormat(e.to_string()))?;
         model.validate()?;

@@ -148,6 +148,7 @@ pub struct Model {
     /// How the model was trained. Kept near the top of the file for readers.
     pub provenance: Provenance,
     /// Names of the input features, in the order [`Model::score`] expects them.
+    #[serde(deserialize_with = "file::bounded_names")]
     pub features: Vec<String>,
     /// Number of neighbouring lines on each side that the features were computed over.
     /// Recorded for the caller, who must compute features the same way; scoring ignores it.
@@ -165,9 +166,10 @@ pub struct Model {
     pub stack: Option<Box<Stage2>>,
 }
 
-/// The classifier inside a [`Model`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+/// The classifier inside a [`Model`]: a JSON object with its `"type"` and the variant's
+/// fields.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
 pub enum ModelKind {
     /// Logistic regression: `P(content) = sigmoid(weights · z + bias)` where `z` is the
     /// standardised row.
@@ -223,8 +225,9 @@ impl Scaler {
 }
 
 /// How a model was made. Unknown keys are kept in [`Provenance::extra`] so that a file
-/// written by a newer build round-trips.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// written by a newer build round-trips. It is read from JSON text (`serde_json`) and at
+/// most 1 MiB of it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Provenance {
     /// The recipe that produced the model (for example a script under `training/`).
     #[serde(default)]

@@ -44,6 +44,7 @@ pub struct Stage2 {
     /// first-stage features copied, each prefixed with `LINE_PREFIX`; checked when the
     /// model is read.
     ///
+    #[serde(deserialize_with = "super::file::bounded_names")]
     pub features: Vec<String>,
     /// Decision threshold on the second-stage score: a line is kept when `score >=
     /// threshold`.

@@ -152,7 +152,7 @@ def iter_warc(
 
     The file is read and extracted in Rust, a batch of records at a time with the GIL
     released, on ``threads`` threads (default: one per core; pass ``1`` inside a Spark or
-    Ray task). ``model``, ``threshold``, ``links``, ``images`` and ``headline`` are those
+    Ray task; at most the CPUs the process may run on, as in ``Extractor.extract_many``). ``model``, ``threshold``, ``links``, ``images`` and ``headline`` are those
     of ``Extractor``; for many files, make one ``Extractor`` and call its ``iter_warc``.
     Raises ``FileNotFoundError`` (or another ``OSError``) when the file cannot be opened.
     """

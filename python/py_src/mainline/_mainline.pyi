@@ -130,8 +130,9 @@ class Extractor:
         errors: Literal["none", "raise", "ignore"] = "none",
     ) -> List[Optional[str]]:
         """The main content of many pages, in order, on ``threads`` threads (default: all
-        cores) with the GIL released; ``None`` for a page that could not be read (with
-        ``errors="raise"``, ``MainlineError`` instead)."""
+        cores; at most the CPUs the process may run on, the threads kept for the next call
+        with the same number) with the GIL released; ``None`` for a page that could not be
+        read (with ``errors="raise"``, ``MainlineError`` instead)."""
     def iter_warc(
         self,
         path: Union[str, "os.PathLike[str]"],
