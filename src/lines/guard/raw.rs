@@ -25,13 +25,10 @@ const LONGEST_NAME: usize = 10;
 
 /// Start tags that end an unclosed `<title>` or `<textarea>`: the elements a page's head
 /// and body begin with.
-const COMMON: &[&[u8]] = &[
-    b"html", b"head", b"body", b"meta", b"link", b"script", b"style", b"base", b"noscript",
-    b"div", b"p", b"span", b"a", b"img", b"br", b"hr", b"table", b"tr", b"td", b"ul", b"ol",
-    b"li", b"dl", b"h1", b"h2", b"h3", b"h4", b"h5", b"h6", b"form", b"input", b"iframe",
-    b"section", b"article", b"header", b"footer", b"nav", b"main", b"aside", b"center",
-    b"font", b"b", b"i", b"strong", b"em", b"blockquote", b"pre", b"figure",
-];
+const COMMON: &str = "html head body meta link script style base noscript div p span a img br \
+                      hr table tr td ul ol li dl h1 h2 h3 h4 h5 h6 form input iframe section \
+                      article header footer nav main aside center font b i strong em \
+                      blockquote pre figure";
 
 /// The raw-text element whose text is being read, if the guard closes it when unclosed:
 /// its name. A `<` read next starts a tag or is text in any of these states (after `<`,
@@ -57,7 +54,9 @@ fn closes(element: &[u8], name: &[u8], end: bool) -> bool {
     } else if element == b"style" {
         name == b"body"
     } else {
-        COMMON.contains(&name)
+        COMMON
+            .split_ascii_whitespace()
+            .any(|n| n.as_bytes() == name)
     }
 }
 
