@@ -54,6 +54,10 @@
 //!   tags that would be pushed are shown as a fill: their text is kept, and a line-breaking
 //!   one still ends the line. Void elements and the elements that switch to raw text
 //!   (`script`, `style`, `textarea`, …) pass, so their contents keep their meaning.
+//!
+//! A second deliberate difference: a `<title>`, `<textarea>` or `<style>` left open is
+//! closed where the page's markup goes on, as libxml2 closes it, instead of taking the
+//! rest of the page as its text (see [`raw`]).
 
 mod cuts;
 mod fast;
