@@ -85,8 +85,11 @@ impl Guard {
         {
             self.max_peek = self.max_peek.max(self.held.len());
         }
-        let element =
-            closable(self.view.state, self.view.last_start_hash).expect("held in raw text");
+        // NOTE: the tokenizer view does not move while bytes are held, so this is the
+        // element the hold started in.
+        let Some(element) = closable(self.view.state, self.view.last_start_hash) else {
+            return self.replay(false, self.pos, out);
+        };
         if !tag {
             let held = &self.held[..];
             let end = held[1] == b'/';
