@@ -57,7 +57,10 @@ fn check(name: &str, at: &str, end_tag: &str) {
     let recall = found as f64 / want.len() as f64;
     assert!(recall >= 0.9, "{name}: recall {recall:.2} in {text:?}");
     let ratio = words(&text).len() as f64 / want.len() as f64;
-    assert!(ratio < 1.25, "{name}: {ratio:.2} times the expected words in {text:?}");
+    assert!(
+        ratio < 1.25,
+        "{name}: {ratio:.2} times the expected words in {text:?}"
+    );
     assert_eq!(html.matches(at).count(), 1, "{name}: {at:?}");
     let closed = html.replace(at, &format!("{end_tag}{at}"));
     assert_eq!(text, filter(closed.as_bytes()), "{name}: not as if closed");
