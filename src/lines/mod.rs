@@ -70,6 +70,11 @@
 //!   breaks lines like a `<div>`: forum software such as Discourse serves every post of a
 //!   thread inside it (`lol_html`, which follows a browser with scripting enabled, reads it
 //!   as raw text; see `guard/`).
+//! - A `<title>`, `<textarea>` or `<style>` that is never closed (a page cut or spliced by
+//!   its crawler) is closed, as libxml2 closes it, at a `<` that starts a tag of a common
+//!   element (for `<style>`, `<body` or `</head`) when the element's end tag is not among
+//!   the next [`RAW_TEXT_WINDOW`] bytes; the standard would make the rest of the page its
+//!   text.
 //! - Lines without text are not emitted: their bytes roll into the next line, as in the seed
 //!   design, so a page of a million `<br>`s and no text yields no lines at all.
 //! - A line is split when its text reaches [`MAX_LINE_BYTES`], so memory stays bounded even
@@ -91,6 +96,7 @@
 //! | [`MAX_ANCESTORS`] | 4 | a line lists the nearest ones |
 //! | [`MAX_DESCRIPTOR_BYTES`] | 64 | a `tag.class#id` descriptor is cut |
 //! | [`DETECT_BYTES`] | 64 KiB | held back while the encoding is not yet known |
+//! | [`RAW_TEXT_WINDOW`] | 8 KiB | held after a tag-shaped `<` in a `<title>`, `<textarea>` or `<style>`, looking for its end tag; without one there, the element is closed at the `<` |
 //!
 //! The open-element count is the tokenizer's: it rises with every start tag of an element
 //! that can have content and falls with end tags and with the end tags HTML implies (a
@@ -125,7 +131,7 @@ mod tags;
 mod text;
 
 pub(crate) use guard::KeyHasher;
-pub use guard::{MAX_ATTRIBUTES, MAX_OPEN_ELEMENTS, MAX_TAG_BYTES};
+pub use guard::{MAX_ATTRIBUTES, MAX_OPEN_ELEMENTS, MAX_TAG_BYTES, RAW_TEXT_WINDOW};
 pub use line::{Line, NO_ELEMENT, PATH_LEVELS, Totals};
 pub use shape::{CodeBlock, ListItem, Span, SpanKind, Structure, TableCell};
 pub use splitter::Splitter;

@@ -421,6 +421,7 @@ const TINY: Limits = Limits {
     tag_bytes: 8,
     attributes: 2,
     open: 4,
+    raw_window: 64,
 };
 
 fn texts_limited(html: &str, limits: Limits) -> Vec<String> {

@@ -22,6 +22,9 @@ pub(super) enum Mode {
     Closing { live: bool },
     /// Showing spaces until the real construct ends.
     Fill,
+    /// Holding from a `<` in the text of a raw-text element that may be unclosed
+    /// (`tag`: the `<` starts a tag that would close it; see [`super::raw`]).
+    Peek { tag: bool },
 }
 
 impl Guard {
@@ -93,6 +96,7 @@ impl Guard {
                 self.held.push(b);
                 self.decide_hold(out);
             }
+            Mode::Peek { tag } => self.peek(b, tag, out),
             Mode::DashRun {
                 double,
                 after_dashes,
@@ -165,6 +169,12 @@ impl Guard {
                 self.mode = Mode::Closing { live: true };
                 self.pos = pos;
                 self.byte(b, out);
+                return;
+            }
+            St::Text(_) | St::TextLt(_) | St::TextEndTagOpen(_) | St::TextEndTagName(_)
+                if b == b'<' && self.peeks(pos) =>
+            {
+                self.start_peek(pos);
                 return;
             }
             St::TextEndTagName(_) | St::EscapedEndTagName if capped && b.is_ascii_alphabetic() => {

@@ -31,6 +31,9 @@ impl Guard {
                 i += n;
                 continue;
             }
+            if b == b'<' && self.peeks(pos) {
+                break;
+            }
             #[cfg(test)]
             self.trace.1.push(self.view.text_type);
             self.view.step(b, pos);

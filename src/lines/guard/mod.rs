@@ -54,12 +54,17 @@
 //!   tags that would be pushed are shown as a fill: their text is kept, and a line-breaking
 //!   one still ends the line. Void elements and the elements that switch to raw text
 //!   (`script`, `style`, `textarea`, …) pass, so their contents keep their meaning.
+//!
+//! A second deliberate difference: a `<title>`, `<textarea>` or `<style>` left open is
+//! closed where the page's markup goes on, as libxml2 closes it, instead of taking the
+//! rest of the page as its text (see [`raw`]).
 
 mod cuts;
 mod fast;
 mod lexer;
 mod names;
 mod pieces;
+mod raw;
 mod tree;
 
 use super::tags;
@@ -67,6 +72,7 @@ use cuts::Mode;
 use lexer::{St, Tok};
 use names::TextMode;
 pub(crate) use pieces::{AttrSpan, EndTag, Piece, StartTag, TextKind};
+pub use raw::RAW_TEXT_WINDOW;
 pub(crate) use tree::KeyHasher;
 use tree::Tree;
 
@@ -91,6 +97,9 @@ pub(crate) struct Limits {
     pub tag_bytes: u64,
     pub attributes: usize,
     pub open: usize,
+    /// How far the end tag of a `<title>`, `<textarea>` or `<style>` is looked for before
+    /// the element is closed at a tag (0: never closed; see [`raw`]).
+    pub raw_window: usize,
 }
 
 impl Default for Limits {
@@ -99,6 +108,7 @@ impl Default for Limits {
             tag_bytes: MAX_TAG_BYTES as u64,
             attributes: MAX_ATTRIBUTES,
             open: MAX_OPEN_ELEMENTS,
+            raw_window: RAW_TEXT_WINDOW,
         }
     }
 }
@@ -125,6 +135,9 @@ pub(crate) struct Guard {
     flushed: bool,
     /// Held bytes are being given to the tokenizer (they are not held again).
     replaying: bool,
+    /// No `<` before this input offset starts a hold in raw text (its bytes are being
+    /// given to the tokenizer after one).
+    quiet_until: u64,
     /// Output bytes so far (the offset after the last byte the tokenizer view has read).
     out_pos: u64,
     /// Tags the tokenizer emits: end offset, end tag, name hash; and the text mode before
@@ -134,6 +147,12 @@ pub(crate) struct Guard {
     /// The most bytes the tokenizer held at once.
     #[cfg(test)]
     max_held: u64,
+    /// Raw-text elements closed where they were left open.
+    #[cfg(test)]
+    raw_closed: usize,
+    /// The most bytes held at once in raw text.
+    #[cfg(test)]
+    max_peek: usize,
 }
 
 impl Guard {
@@ -152,11 +171,16 @@ impl Guard {
             pos: 0,
             flushed: false,
             replaying: false,
+            quiet_until: 0,
             out_pos: 0,
             #[cfg(test)]
             trace: Default::default(),
             #[cfg(test)]
             max_held: 0,
+            #[cfg(test)]
+            raw_closed: 0,
+            #[cfg(test)]
+            max_peek: 0,
         }
     }
 
@@ -251,6 +275,7 @@ impl Guard {
     /// Ends the input: releases held bytes, closes an open fill and reports the last text.
     pub(crate) fn finish(&mut self, out: &mut Vec<u8>) {
         let before = out.len();
+        self.finish_peek(out);
         match self.mode {
             Mode::Hold => self.release_hold(out),
             Mode::DashRun { .. } => self.release(out),

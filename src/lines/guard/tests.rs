@@ -9,6 +9,15 @@ fn tag_hashes_match_lol_html() {
     assert_eq!(hash(b"my-element"), EMPTY);
 }
 
+/// The default limits without closing unclosed raw-text elements: the guard then reads
+/// every input as `lol_html` does (see [`super::raw`]).
+pub(super) const AS_LOL_HTML: Limits = Limits {
+    tag_bytes: super::MAX_TAG_BYTES as u64,
+    attributes: super::MAX_ATTRIBUTES,
+    open: super::MAX_OPEN_ELEMENTS,
+    raw_window: 0,
+};
+
 fn run(input: &[u8], chunk: usize) -> (Vec<u8>, Vec<Piece>) {
     let mut g = Guard::new(Limits::default());
     let mut out = Vec::new();
@@ -216,7 +225,7 @@ fn guarded_all(
     (g, out, pieces, attrs)
 }
 
-fn guarded(html: &[u8], limits: Limits, chunk: usize) -> (Guard, Vec<u8>, Vec<Piece>) {
+pub(super) fn guarded(html: &[u8], limits: Limits, chunk: usize) -> (Guard, Vec<u8>, Vec<Piece>) {
     let (g, out, pieces, _) = guarded_all(html, limits, chunk);
     (g, out, pieces)
 }
@@ -279,7 +288,7 @@ fn lol_html_tokens(html: &[u8]) -> Vec<Token> {
 
 /// The same from the guard's events.
 fn guard_tokens(html: &[u8], chunk: usize) -> Vec<Token> {
-    let (_, out, pieces, attrs) = guarded_all(html, Limits::default(), chunk);
+    let (_, out, pieces, attrs) = guarded_all(html, AS_LOL_HTML, chunk);
     let bytes = |start: u64, end: u64| &out[start as usize..end as usize];
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     let mut tokens = Vec::new();
@@ -325,7 +334,7 @@ fn check_trace(g: &Guard, out: &[u8]) -> Result<LolTrace, proptest::test_runner:
     Ok(lol)
 }
 
-fn fragment() -> impl proptest::strategy::Strategy<Value = String> {
+pub(super) fn fragment() -> impl proptest::strategy::Strategy<Value = String> {
     use proptest::prelude::*;
     let name = prop_oneof![
         Just("div"),
@@ -406,7 +415,7 @@ fn fragment() -> impl proptest::strategy::Strategy<Value = String> {
 fn escaped_script_text_is_released_whatever_its_dashes() {
     let limits = Limits {
         tag_bytes: 16,
-        ..Limits::default()
+        ..AS_LOL_HTML
     };
     for run in [
         "x", "-x", "--x", "---", "-", "x-", "<x", "--xy", "---x", "--x-", "-->x", "--<", "--/",
@@ -429,6 +438,7 @@ fn a_held_start_tag_is_cut_at_the_limit_when_let_through() {
         tag_bytes: 8,
         attributes: 3,
         open: 1,
+        raw_window: 0,
     };
     for html in [
         "<div><noscript a>x",
@@ -454,7 +464,7 @@ proptest::proptest! {
     fn the_guard_follows_lol_html(parts in proptest::collection::vec(fragment(), 0..40)) {
         let html = parts.concat();
         for chunk in [3, usize::MAX] {
-            let (g, out, _) = guarded(html.as_bytes(), Limits::default(), chunk);
+            let (g, out, _) = guarded(html.as_bytes(), AS_LOL_HTML, chunk);
             proptest::prop_assert_eq!(&out, html.as_bytes());
             check_trace(&g, &out)?;
         }
@@ -494,6 +504,7 @@ fn overshoot(html: &str) -> u64 {
             tag_bytes,
             attributes: 3,
             open: 5,
+            raw_window: 0,
         };
         let (g, out, _) = guarded(html.as_bytes(), limits, usize::MAX);
         assert_eq!(out.len(), html.len());
@@ -547,7 +558,7 @@ proptest::proptest! {
         open in 1usize..6,
     ) {
         let html = parts.concat();
-        let limits = Limits { tag_bytes, attributes, open };
+        let limits = Limits { tag_bytes, attributes, open, raw_window: 0 };
         let (g, out, pieces) = guarded(html.as_bytes(), limits, usize::MAX);
         proptest::prop_assert_eq!(out.len(), html.len());
         let lol = check_trace(&g, &out)?;

@@ -473,6 +473,21 @@ impl Tree {
         self.text_kind = kind_of(tok.text_type);
     }
 
+    /// Closes the raw-text element named `key` (the current one) at `at`, as if its end
+    /// tag stood there: the text after it is data.
+    pub(super) fn close_raw(&mut self, key: u64, at: u64) {
+        self.text_to(at);
+        if let Some(depth) = self.pop_to(key) {
+            self.events.push(Piece::End(EndTag {
+                start: at,
+                end: at,
+                depth,
+            }));
+        }
+        self.text_from = self.text_from.max(at);
+        self.text_kind = Some(TextKind::Data);
+    }
+
     /// Pops the nearest open element named `key` and those above it; returns how many
     /// elements stay open, if it popped any.
     fn pop_to(&mut self, key: u64) -> Option<usize> {
