@@ -14,6 +14,8 @@ pub(super) struct JsonLd {
     /// Fields of the main object (an article if there is one).
     pub(super) headline: Option<String>,
     pub(super) author: Option<String>,
+    /// The authors are all organisations (a byline in the page names a person better).
+    pub(super) author_org: bool,
     pub(super) published: Option<String>,
     pub(super) modified: Option<String>,
     pub(super) publisher: Option<String>,
@@ -183,7 +185,11 @@ impl JsonLd {
                     let headline =
                         string(get(map, "headline")).or_else(|| string(get(map, "name")));
                     self.headline = keep_old(headline, &self.headline);
-                    self.author = keep_old(names(get(map, "author")), &self.author);
+                    let before = self.author.clone();
+                    self.author = keep_old(author_names(get(map, "author")), &self.author);
+                    if self.author != before {
+                        self.author_org = organisations(get(map, "author"));
+                    }
                     self.published = keep_old(string(get(map, "datePublished")), &self.published);
                     self.modified = keep_old(string(get(map, "dateModified")), &self.modified);
                     self.publisher = keep_old(names(get(map, "publisher")), &self.publisher);
@@ -227,6 +233,38 @@ pub(super) fn string(v: Option<&Ld>) -> Option<String> {
 /// Names of people or organisations: strings, `{ "name": … }` objects or arrays of them,
 /// joined by `, `.
 pub(super) fn names(v: Option<&Ld>) -> Option<String> {
+    name_list(v).map(|all| all.join(", "))
+}
+
+/// Authors' names as a byline writes them: `A`, `A and B`, `A, B, and C`.
+pub(super) fn author_names(v: Option<&Ld>) -> Option<String> {
+    let mut all = name_list(v)?;
+    all.dedup();
+    let last = all.pop()?;
+    Some(match all.len() {
+        0 => last,
+        1 => format!("{} and {last}", all[0]),
+        _ => format!("{}, and {last}", all.join(", ")),
+    })
+}
+
+/// Whether every author is an object typed as an organisation.
+pub(super) fn organisations(v: Option<&Ld>) -> bool {
+    let org = |x: &Ld| match x {
+        Ld::Object(m) => type_names(get(m, "@type"))
+            .iter()
+            .any(|t| t.ends_with("Organization") || t == "Corporation" || t == "NGO"),
+        _ => false,
+    };
+    match v {
+        Some(Ld::Array(a)) => !a.is_empty() && a.iter().all(org),
+        Some(x) => org(x),
+        None => false,
+    }
+}
+
+/// The names of people or organisations, in order.
+fn name_list(v: Option<&Ld>) -> Option<Vec<String>> {
     let one = |x: &Ld| match x {
         Ld::Str(s) => Some(clean(s)),
         Ld::Object(m) => string(get(m, "name")),
@@ -237,7 +275,7 @@ pub(super) fn names(v: Option<&Ld>) -> Option<String> {
         x => one(x).into_iter().collect(),
     };
     let all: Vec<String> = all.into_iter().filter(|s| !s.is_empty()).collect();
-    (!all.is_empty()).then(|| all.join(", "))
+    (!all.is_empty()).then_some(all)
 }
 
 /// An image: a URL string, an `ImageObject` with a `url`, or the first of an array.

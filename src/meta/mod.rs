@@ -49,6 +49,7 @@ use std::sync::Arc;
 
 use byline::byline_descriptor;
 pub use date::iso_date;
+use date::text_date;
 use json_ld::{JsonLd, Ld};
 pub use title::trim_site_name;
 pub use url::resolve;
@@ -113,6 +114,10 @@ pub struct Metadata {
     pub article_lines: u64,
     /// Text bytes of those lines.
     pub article_text_bytes: u64,
+    /// `published` is none or was read from the text of the page, which a date in the
+    /// page's URL given from outside (`--url`) comes before.
+    #[serde(skip)]
+    pub(crate) published_weak: bool,
 }
 
 /// What the collector is reading the raw text of.
@@ -145,6 +150,49 @@ pub(crate) struct Place {
     pub(crate) boilerplate: bool,
 }
 
+/// Where the page's metadata gives no publication date, or only one read from its text,
+/// the day in the path of `url` (the page's address given from outside: `--url`, a WARC
+/// record's URI) is the date.
+pub(crate) fn published_from_url(meta: &mut Metadata, url: Option<&str>) {
+    if meta.published_weak {
+        if let Some(day) = url.and_then(date::url_date) {
+            meta.published = Some(day.iso());
+            meta.published_weak = false;
+        }
+    }
+}
+
+/// How many lines after the first `<h1>` a date written out belongs to the headline.
+const NEAR_HEADLINE: u64 = 10;
+
+/// Whether a date written `3/4/2025` is read day first in a page of this language: in
+/// any but English, and in British, Irish, Australian, New Zealand, Indian and South
+/// African English.
+fn day_first(lang: Option<&str>) -> bool {
+    let Some(l) = lang else { return false };
+    let l = l.to_ascii_lowercase();
+    if !l.starts_with("en") {
+        return !l.is_empty();
+    }
+    ["en-gb", "en-ie", "en-au", "en-nz", "en-in", "en-za"]
+        .iter()
+        .any(|p| l.starts_with(p))
+}
+
+/// Whether a lower-case `tag.class#id` descriptor (or a class) names a date: `date`,
+/// `time`, `publish`, `posted`, `dateline`, and with `strict` unset `meta` too; not
+/// comments, updates or modifications.
+fn date_named(d: &str, strict: bool) -> bool {
+    let named = ["date", "publish", "posted", "pubtime", "timestamp"]
+        .iter()
+        .any(|w| d.contains(w))
+        || (!strict && (d.contains("time") || d.contains("meta") || d.contains("byline")));
+    named
+        && !["comment", "modif", "update", "reply"]
+            .iter()
+            .any(|w| d.contains(w))
+}
+
 /// Collects metadata for a [`Splitter`](crate::lines::Splitter). Bounded: see the
 /// [module documentation](self).
 #[derive(Debug, Default)]
@@ -158,6 +206,23 @@ pub(crate) struct Collector {
     time: Option<String>,
     h1: Option<String>,
     byline: Option<String>,
+    /// The names of a line starting `By ` near the headline.
+    by_line: Option<String>,
+    /// The value of an element marked `itemprop=datePublished` (its `content` or
+    /// `datetime`).
+    itemprop_date: Option<String>,
+    /// The `datetime` of the first `<time>` marked as the publication's (`pubdate`,
+    /// `itemprop=datePublished`, a class naming publication).
+    pub_time: Option<String>,
+    /// The line index of the first `<h1>`.
+    h1_line: Option<u64>,
+    /// The text of the first line within [`NEAR_HEADLINE`] lines after the first `<h1>`
+    /// that has a date.
+    shown: Option<String>,
+    /// The last line before the first `<h1>` that has a date, with its index.
+    before_h1: Option<(u64, String)>,
+    /// The text of the first line with a date in an element named for a date.
+    date_element: Option<String>,
     /// Descriptors of ancestors already looked at for a byline, with the answer (the
     /// lines of one container share them).
     byline_seen: Vec<(Arc<str>, bool)>,
@@ -275,8 +340,19 @@ impl Collector {
                     .map(|l| clean(&l))
                     .filter(|l| !l.is_empty());
             }
-            "time" if self.time.is_none() => {
-                self.time = get("datetime").map(|t| clean(&t)).filter(|t| !t.is_empty());
+            "time" => {
+                let datetime = || get("datetime").map(|t| clean(&t)).filter(|t| !t.is_empty());
+                if self.pub_time.is_none() {
+                    let marked = get("pubdate").is_some()
+                        || get("itemprop").is_some_and(|p| p.eq_ignore_ascii_case("datepublished"))
+                        || get("class").is_some_and(|c| date_named(&c.to_ascii_lowercase(), true));
+                    if marked {
+                        self.pub_time = datetime();
+                    }
+                }
+                if self.time.is_none() {
+                    self.time = datetime();
+                }
             }
             _ => {}
         }
@@ -334,7 +410,7 @@ impl Collector {
     /// classed ancestors.
     pub(crate) fn line(&mut self, text: &str, heading: u8, place: Place, ancestors: &[Arc<str>]) {
         if !self.body {
-            self.head = Some(Box::new(self.metadata()));
+            self.head = Some(Box::new(self.collected(true)));
             self.body = true;
         }
         if self.head_only {
@@ -351,7 +427,17 @@ impl Collector {
             && text.chars().any(char::is_alphabetic)
             && self.byline_element(ancestors)
         {
-            self.byline = Some(clean(text));
+            self.byline = byline::byline_name(text);
+        }
+        if self.by_line.is_none()
+            && text.len() <= 100
+            && (text.starts_with("By ") || text.starts_with("by "))
+            && self
+                .h1_line
+                .is_some_and(|h| self.lines <= h + NEAR_HEADLINE + 1)
+            && !boilerplate
+        {
+            self.by_line = byline::byline_name(text);
         }
         self.lines += 1;
         self.text_bytes += text.len() as u64;
@@ -361,6 +447,47 @@ impl Collector {
         }
         if heading == 1 && self.h1.is_none() {
             self.h1 = Some(cut(text).to_string());
+            self.h1_line = Some(self.lines - 1);
+        }
+        if (self.shown.is_none() || self.date_element.is_none())
+            && text.len() <= 200
+            && self.lines <= 4096
+            && !boilerplate
+            && date::has_year(text)
+        {
+            self.dated_line(text, ancestors);
+        }
+    }
+
+    /// A line of the body with a year in it: a date near the headline or in an element
+    /// named for a date is kept.
+    #[cold]
+    fn dated_line(&mut self, text: &str, ancestors: &[Arc<str>]) {
+        let line = self.lines - 1;
+        let Some(_) = text_date(text, false) else {
+            return;
+        };
+        match self.h1_line {
+            Some(h) if self.shown.is_none() && line <= h + NEAR_HEADLINE => {
+                self.shown = Some(text.to_string());
+            }
+            None => self.before_h1 = Some((line, text.to_string())),
+            _ => {}
+        }
+        if self.date_element.is_none()
+            && ancestors
+                .iter()
+                .take(2)
+                .any(|d| date_named(&d.to_ascii_lowercase(), false))
+        {
+            self.date_element = Some(text.to_string());
+        }
+    }
+
+    /// An element marked `itemprop=datePublished`, with its `content` or `datetime`.
+    pub(crate) fn itemprop_date(&mut self, value: Option<&str>) {
+        if self.itemprop_date.is_none() {
+            self.itemprop_date = value.map(clean).filter(|v| !v.is_empty());
         }
     }
 
@@ -414,6 +541,13 @@ impl Collector {
 
     /// The metadata as collected so far.
     pub(crate) fn metadata(&self) -> Metadata {
+        self.collected(false)
+    }
+
+    /// The metadata as collected so far; with `head`, the title as the head declares it
+    /// (what the page hints of [`crate::stack::hints`] read), else the first `<h1>` when
+    /// the declared title confirms it.
+    fn collected(&self, head: bool) -> Metadata {
         let meta = |keys: &[&str]| -> Option<String> {
             keys.iter().find_map(|k| {
                 self.metas
@@ -446,17 +580,37 @@ impl Collector {
                     .map(|t| trim_site_name(t, site_name.as_deref()))
             })
             .or_else(|| self.h1.clone());
-        let author = ld
-            .author
-            .clone()
+        let title = if head {
+            title
+        } else {
+            let site = site_name.as_deref();
+            let og = meta(&["og:title", "twitter:title"]);
+            let confirmed = self.h1.as_deref().map(clean).filter(|h| {
+                site.is_none_or(|s| !title::same_words(h, s))
+                    && [title.as_deref(), html_title.as_deref(), og.as_deref()]
+                        .into_iter()
+                        .flatten()
+                        .any(|d| title::confirms(h, d))
+            });
+            confirmed.or_else(|| title.map(|t| trim_site_name(&t, site)))
+        };
+        let text_byline = self.byline.clone().or_else(|| self.by_line.clone());
+        let org = ld.author_org && text_byline.is_some();
+        let author = (if org { None } else { ld.author.clone() })
             .or_else(|| meta(&["dc.creator", "dcterms.creator", "author"]))
             .or_else(|| meta(&["article:author"]).filter(|a| !a.contains("://")))
             .or_else(|| meta(&["parsely-author", "sailthru.author"]))
-            .or_else(|| self.byline.clone());
+            .or_else(|| text_byline.clone())
+            .or_else(|| ld.author.clone());
+        let day_first = day_first(self.lang.as_deref());
+        let value_date =
+            |s: &str| iso_date(s).or_else(|| text_date(s, day_first).map(date::Day::iso));
+        let text_day = |s: &str| text_date(s, day_first).map(date::Day::iso);
+        let mut published_weak = false;
         let published = ld
             .published
             .as_deref()
-            .and_then(iso_date)
+            .and_then(value_date)
             .or_else(|| {
                 [
                     "article:published_time",
@@ -469,11 +623,47 @@ impl Collector {
                     "parsely-pub-date",
                     "citation_publication_date",
                     "datepublished",
+                    "og:article:published_time",
+                    "article:published",
+                    "publish-date",
+                    "publish_date",
+                    "publishdate",
+                    "published_time",
+                    "published-date",
+                    "date_published",
+                    "sailthru.date",
+                    "dc.date.created",
+                    "dcterms.date",
+                    "dcterms.issued",
+                    "datecreated",
+                    "uploaddate",
+                    "pub_date",
+                    "article_date_original",
                 ]
                 .iter()
-                .find_map(|k| meta(&[k]).as_deref().and_then(iso_date))
+                .find_map(|k| meta(&[k]).as_deref().and_then(value_date))
             })
-            .or_else(|| self.time.as_deref().and_then(iso_date));
+            .or_else(|| self.itemprop_date.as_deref().and_then(value_date))
+            .or_else(|| self.pub_time.as_deref().and_then(iso_date))
+            .or_else(|| {
+                let url = self.canonical.clone().or_else(|| meta(&["og:url"]))?;
+                date::url_date(&url).map(date::Day::iso)
+            })
+            .or_else(|| {
+                published_weak = true;
+                let before = self
+                    .before_h1
+                    .as_ref()
+                    .filter(|(at, _)| self.h1_line.is_some_and(|h| h <= at + NEAR_HEADLINE / 2))
+                    .map(|(_, t)| t.as_str());
+                self.shown
+                    .as_deref()
+                    .and_then(text_day)
+                    .or_else(|| before.and_then(text_day))
+                    .or_else(|| self.date_element.as_deref().and_then(text_day))
+                    .or_else(|| self.time.as_deref().and_then(iso_date))
+            });
+        let published_weak = published_weak || published.is_none();
         let modified = ld.modified.as_deref().and_then(iso_date).or_else(|| {
             [
                 "article:modified_time",
@@ -543,6 +733,7 @@ impl Collector {
             text_bytes: self.text_bytes,
             article_lines: self.article_lines,
             article_text_bytes: self.article_text_bytes,
+            published_weak,
         }
     }
 }
@@ -593,6 +784,16 @@ fn interesting(key: &str) -> bool {
             "content-language",
             "datepublished",
             "datemodified",
+            "publish-date",
+            "publish_date",
+            "publishdate",
+            "published_time",
+            "published-date",
+            "date_published",
+            "datecreated",
+            "uploaddate",
+            "pub_date",
+            "article_date_original",
         ]
         .iter()
         .any(|n| n.eq_ignore_ascii_case(k))

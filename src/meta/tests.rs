@@ -37,7 +37,7 @@ fn json_ld_graph_article_wins_over_the_website() {
         <title>Ignored | Daily Bugle</title></head><body><p>Text.</p>"#,
     );
     assert_eq!(m.title.as_deref(), Some("Spider & Man seen"));
-    assert_eq!(m.author.as_deref(), Some("Peter Parker, Eddie Brock"));
+    assert_eq!(m.author.as_deref(), Some("Peter Parker and Eddie Brock"));
     assert_eq!(m.published.as_deref(), Some("2023-05-01T10:00:00+02:00"));
     assert_eq!(m.modified.as_deref(), Some("2023-05-02"));
     assert_eq!(m.site_name.as_deref(), Some("Bugle Media"));
@@ -155,7 +155,7 @@ fn dublin_core_in_any_spelling_and_bylines_in_the_body() {
         "<body><div class=comment-author>Troll</div><h1>T</h1>\
          <div class='post-byline'>By Ann   Lee</div><p>Words.</p>",
     );
-    assert_eq!(m.author.as_deref(), Some("By Ann Lee"));
+    assert_eq!(m.author.as_deref(), Some("Ann Lee"));
 }
 
 #[test]

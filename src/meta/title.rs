@@ -63,3 +63,28 @@ pub(super) fn join_parts(title: &str, parts: &[&str]) -> String {
     let end = last.as_ptr() as usize - title.as_ptr() as usize + last.len();
     title[start..end].to_string()
 }
+
+/// The lower-case words (runs of letters and digits) of a text.
+fn words(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Whether two texts have the same words.
+pub(super) fn same_words(a: &str, b: &str) -> bool {
+    words(a) == words(b)
+}
+
+/// Whether a declared title confirms a heading as the page's title: at least half of the
+/// heading's words (and at least one) are in the declared title.
+pub(super) fn confirms(heading: &str, declared: &str) -> bool {
+    let h = words(heading);
+    if h.is_empty() || h.len() > 40 {
+        return false;
+    }
+    let d = words(declared);
+    let found = h.iter().filter(|w| d.contains(w)).count();
+    found * 2 >= h.len()
+}
