@@ -3,13 +3,16 @@
 //! Two layouts are read:
 //! - the layout of the WCXB benchmark: `html/NNNN.html.gz`, `ground-truth/NNNN.json`
 //!   (the gold text in `ground_truth.main_content`, the page type in
-//!   `_internal.page_type.primary`) and `metadata.json` (domain and page type per id);
+//!   `_internal.page_type.primary`, the gold metadata in `ground_truth.title`, `.author`
+//!   and `.publish_date`, the page's URL in `url`) and `metadata.json` (domain and page
+//!   type per id);
 //! - a plain folder of `NAME.html`, `NAME.htm` or `NAME.html.gz` pages, each with its gold
 //!   text in `NAME.txt` beside it (pages without one are skipped and counted);
 //! - the layout of Mozilla Readability's test pages: one folder per page, `NAME/source.html`
 //!   with the reference extraction in `NAME/expected.html`. The gold text is the text of
 //!   `expected.html` as the line splitter reads it (each block element on its own line);
-//!   folders without `expected.html` are skipped and counted.
+//!   folders without `expected.html` are skipped and counted. The expected metadata, in
+//!   `NAME/expected-metadata.json` when there is one, is the page's [`GoldMeta`].
 //!
 //! ```
 //! let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/samples");
@@ -40,6 +43,59 @@ pub struct Page {
     pub group: String,
     /// The page type (article, forum, product, …) when known.
     pub page_type: Option<String>,
+    /// The URL the page was fetched from, when the corpus records it (WCXB's ground truth
+    /// `url`).
+    pub url: Option<String>,
+    /// The page's gold metadata, when the corpus has it (WCXB's ground truth `title`,
+    /// `author` and `publish_date`; Readability's `expected-metadata.json`).
+    pub meta: Option<GoldMeta>,
+}
+
+/// A page's gold metadata: each field `None` when the corpus gives none for the page.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GoldMeta {
+    /// The title.
+    pub title: Option<String>,
+    /// The author(s) or byline.
+    pub author: Option<String>,
+    /// The publication date (or date and time), as the corpus writes it.
+    pub published: Option<String>,
+}
+
+impl GoldMeta {
+    /// WCXB's `ground_truth` fields `title`, `author` and `publish_date`, where the
+    /// string `"None"` (as well as `null` or an empty string) means none.
+    fn wcxb(gt: Option<&Value>) -> Option<GoldMeta> {
+        let gt = gt?;
+        let field = |k: &str| {
+            gt.get(k)
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|v| !v.is_empty() && *v != "None")
+                .map(String::from)
+        };
+        Some(GoldMeta {
+            title: field("title"),
+            author: field("author"),
+            published: field("publish_date"),
+        })
+    }
+
+    /// Readability's `expected-metadata.json`: `title`, `byline` and `publishedTime`.
+    fn readability(json: &Value) -> GoldMeta {
+        let field = |k: &str| {
+            json.get(k)
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+                .map(String::from)
+        };
+        GoldMeta {
+            title: field("title"),
+            author: field("byline"),
+            published: field("publishedTime"),
+        }
+    }
 }
 
 /// A set of pages with gold text.
@@ -144,6 +200,8 @@ impl Corpus {
                 gold,
                 group,
                 page_type,
+                url: json.get("url").and_then(Value::as_str).map(String::from),
+                meta: GoldMeta::wcxb(json.get("ground_truth")),
             });
         }
         Ok(corpus)
@@ -161,6 +219,8 @@ impl Corpus {
                     html,
                     gold,
                     page_type: None,
+                    url: None,
+                    meta: None,
                 }),
                 Err(_) => corpus.skipped.push(html),
             }
@@ -185,12 +245,23 @@ impl Corpus {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
+            let meta_path = sub.join("expected-metadata.json");
+            let meta = match fs::read_to_string(&meta_path) {
+                Ok(text) => {
+                    let json: Value = serde_json::from_str(&text)
+                        .map_err(|e| corpus_err(&meta_path, e.to_string()))?;
+                    Some(GoldMeta::readability(&json))
+                }
+                Err(_) => None,
+            };
             corpus.pages.push(Page {
                 group: id.clone(),
                 id,
                 html,
                 gold,
                 page_type: None,
+                url: None,
+                meta,
             });
         }
         Ok(corpus)

@@ -290,7 +290,8 @@ impl Builder {
         self.ex.end()?;
         self.lines
             .extend(std::iter::from_fn(|| self.ex.next_decision()));
-        let metadata = self.ex.metadata().unwrap_or_default();
+        let mut metadata = self.ex.metadata().unwrap_or_default();
+        crate::meta::published_from_url(&mut metadata, self.opts.url.as_deref());
         let mut text = String::new();
         for d in self.lines.iter().filter(|d| d.keep) {
             if !text.is_empty() {
@@ -336,7 +337,7 @@ impl Builder {
 ///     Walkers who know the times cross the sands and come back before the water."));
 /// assert!(!doc.text().contains("Privacy"));
 /// assert!(doc.markdown().ends_with("by the sun.\n\nWalkers who know the times cross the sands and come back before the water.\n"));
-/// assert_eq!(doc.metadata().title.as_deref(), Some("Tides | Sea Notes"));
+/// assert_eq!(doc.metadata().title.as_deref(), Some("Tides"));
 /// assert_eq!(doc.lines().len(), 5); // the menu, the heading, two paragraphs, the footer
 /// # Ok::<(), mainline::Error>(())
 /// ```

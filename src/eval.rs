@@ -13,6 +13,8 @@
 //! - [`line_level`] and [`page_level`] — methods compared on the lines of a labelled CSV and
 //!   on the pages of a corpus ([`PageMethod`]: the threshold, a model or a comparison
 //!   algorithm); `mainline eval` prints what they return.
+//! - [`metadata`] — titles, authors and publication dates against a corpus's own
+//!   metadata (`mainline eval --metadata`).
 //!
 //! ```
 //! use mainline::eval::{bootstrap_ci, mean, word_scores};
@@ -27,6 +29,7 @@
 //! ```
 
 mod compare;
+pub mod metadata;
 
 use std::collections::HashMap;
 use std::sync::LazyLock;

@@ -33,6 +33,13 @@ use crate::train;
 /// attributes per line (1A density, 2A + HTML bytes, 3A + text length) with 1–3 lines of
 /// context on each side (1L–3L).
 ///
+/// Metadata (--corpus DIR --metadata): titles, authors and publication dates against the
+/// corpus's own (WCXB's ground truth `title`, `author`, `publish_date`, each page read at
+/// the `url` it records; Readability's `expected-metadata.json`), printed as the share of
+/// pages with a gold value that agree: titles the same after lower-casing and keeping the
+/// \w+ tokens, authors one holding the other after the same normalisation, dates the same
+/// calendar day.
+///
 /// The training settings come from --recipe FILE (a recipe file, as `mainline train` reads;
 /// the defaults without one); the flags below override single fields of it.
 #[derive(Debug, clap::Args)]
@@ -41,7 +48,8 @@ use crate::train;
     mainline eval --data wcxb-dev.csv --model models/default.json --model models/logistic.json\n  \
     mainline eval --data wcxb-dev.csv --corpus wcxb-dev --cv threshold --cv mlp/full/3\n  \
     mainline eval --data wcxb-dev.csv --corpus wcxb-dev --cv threshold --recipe training/default.toml\n  \
-    mainline eval --data wcxb-dev.csv --seed-table\n\n\
+    mainline eval --data wcxb-dev.csv --seed-table\n  \
+    mainline eval --corpus wcxb-dev --metadata --per-page meta.csv\n\n\
     wcxb-dev: pages of the development split of WCXB, the Web Content eXtraction Benchmark\n\
     (Murrough Foley; CC-BY-4.0), in its layout: html/NNNN.html.gz and ground-truth/NNNN.json.\n\
     Old spellings still accepted for this release: --lines (now --data), --recipe NAME for a\n\
@@ -83,6 +91,11 @@ pub struct Args {
     /// mlp/full/1/page8 for training/default.toml).
     #[arg(long = "recipe", value_name = "FILE")]
     recipe_files: Vec<String>,
+
+    /// Compare titles, authors and publication dates with the corpus's own metadata (see
+    /// above); with --per-page, every page's gold and extracted values.
+    #[arg(long, requires = "corpus", conflicts_with_all = ["lines", "recipes", "seed_table", "methods", "augment", "models"])]
+    metadata: bool,
 
     /// Run the seed design's experiment (see above) by cross-validation on --data.
     #[arg(long)]
@@ -144,6 +157,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .flatten()
     {
         super::check_writable(path)?;
+    }
+    if args.metadata {
+        return run_metadata(&args, report);
     }
     if let Some(v) = args.augment.iter().find(|v| !v.markup_only()) {
         bail!(
@@ -318,6 +334,75 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     if let Some(path) = &args.per_page {
         write_per_page(path, &all_pages)?;
+    }
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&serde_json::Value::Object(report))?;
+        crate::atomic::write(path, text + "\n")
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--metadata`: the corpus's pages read with the built-in model, their metadata
+/// compared with the gold.
+fn run_metadata(
+    args: &Args,
+    mut report: serde_json::Map<String, serde_json::Value>,
+) -> Result<ExitCode> {
+    use crate::eval::metadata::{FIELDS, metadata_level, summarize_field};
+    let dir = args.corpus.as_deref().expect("clap requires --corpus");
+    let corpus = open_corpus(dir)?;
+    let with = corpus.pages.iter().filter(|p| p.meta.is_some()).count();
+    if with == 0 {
+        bail!(
+            "{}: no page has gold metadata (WCXB ground truth, or Readability's \
+             expected-metadata.json)",
+            dir.display()
+        );
+    }
+    let htmls = read_pages(&corpus)?;
+    let results = metadata_level(&corpus, &htmls, &crate::Options::new())?;
+    outln!(
+        "Metadata of {} ({with} pages with gold metadata):",
+        dir.display()
+    );
+    outln!(
+        "{:<10} {:>6} {:>6} {:>8} {:>7}",
+        "field",
+        "pages",
+        "agree",
+        "missing",
+        "share"
+    );
+    let mut summary = serde_json::Map::new();
+    for field in FIELDS {
+        let s = summarize_field(&results, field);
+        outln!(
+            "{:<10} {:>6} {:>6} {:>8} {:>7.3}",
+            field,
+            s.pages,
+            s.agree,
+            s.missing,
+            s.share()
+        );
+        let mut v = serde_json::to_value(s)?;
+        v["share"] = s.share().into();
+        summary.insert(field.into(), v);
+    }
+    report.insert("metadata".into(), summary.into());
+    if let Some(path) = &args.per_page {
+        write_csv(path, &["doc", "field", "agree", "gold", "got"], |w| {
+            for r in &results {
+                w.write_record([
+                    r.doc.as_str(),
+                    r.field,
+                    if r.agree { "1" } else { "0" },
+                    r.gold.as_str(),
+                    r.got.as_deref().unwrap_or(""),
+                ])?;
+            }
+            Ok(())
+        })?;
     }
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&serde_json::Value::Object(report))?;

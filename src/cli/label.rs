@@ -109,6 +109,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     html: html.clone(),
                     gold: gold_text,
                     page_type: None,
+                    url: None,
+                    meta: None,
                 }],
                 skipped: Vec::new(),
             }

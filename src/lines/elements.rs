@@ -126,8 +126,17 @@ impl State {
                     hints |= hint::HIDDEN;
                 }
                 AttrName::Style if style_hides(&value()) => hints |= hint::HIDDEN,
-                AttrName::Itemprop if value().eq_ignore_ascii_case("articlebody") => {
-                    ctx_bits |= ctx::ARTICLE;
+                AttrName::Itemprop => {
+                    let v = value();
+                    if v.eq_ignore_ascii_case("articlebody") {
+                        ctx_bits |= ctx::ARTICLE;
+                    } else if v.eq_ignore_ascii_case("datepublished") {
+                        if let Some(m) = self.meta.as_deref_mut() {
+                            let date = find_attr(attrs, "content", bytes, encoding)
+                                .or_else(|| find_attr(attrs, "datetime", bytes, encoding));
+                            m.itemprop_date(date.as_deref());
+                        }
+                    }
                 }
                 _ => {}
             }

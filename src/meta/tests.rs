@@ -1,0 +1,213 @@
+//! Tests of the metadata collector.
+
+use super::*;
+use crate::lines::Splitter;
+
+#[test]
+fn meta_keys_with_multibyte_characters_where_a_prefix_ends_are_not_interesting() {
+    for key in [
+        "vi\u{fffd}wport",
+        "o\u{e9}:title",
+        "dc\u{fffd}",
+        "twitter\u{e9}x",
+        "\u{e9}",
+    ] {
+        assert!(!interesting(key), "{key}");
+    }
+    assert!(interesting("OG:title"));
+    let m = meta_of("<meta name=\"o\u{e9}:x\" content=a><meta property=og:title content=T>");
+    assert_eq!(m.title.as_deref(), Some("T"));
+}
+
+fn meta_of(html: &str) -> Metadata {
+    let mut s = Splitter::new().with_metadata(true);
+    s.write(html.as_bytes()).unwrap();
+    s.end().unwrap();
+    s.metadata().unwrap()
+}
+
+#[test]
+fn json_ld_graph_article_wins_over_the_website() {
+    let m = meta_of(
+        r#"<head><script type="application/ld+json">{"@context":"https://schema.org","@graph":[
+        {"@type":"WebSite","name":"Daily Bugle","url":"https://bugle.example/"},
+        {"@type":["NewsArticle"],"headline":"Spider &amp; Man seen","author":[{"@type":"Person","name":"Peter Parker"},{"name":"Eddie Brock"}],
+         "datePublished":"2023-05-01T10:00:00+02:00","dateModified":"2023-05-02","publisher":{"@type":"Organization","name":"Bugle Media"},
+         "image":{"@type":"ImageObject","url":"https://bugle.example/p.jpg"},"description":"A sighting."}]}</script>
+        <title>Ignored | Daily Bugle</title></head><body><p>Text.</p>"#,
+    );
+    assert_eq!(m.title.as_deref(), Some("Spider & Man seen"));
+    assert_eq!(m.author.as_deref(), Some("Peter Parker and Eddie Brock"));
+    assert_eq!(m.published.as_deref(), Some("2023-05-01T10:00:00+02:00"));
+    assert_eq!(m.modified.as_deref(), Some("2023-05-02"));
+    assert_eq!(m.site_name.as_deref(), Some("Bugle Media"));
+    assert_eq!(m.image.as_deref(), Some("https://bugle.example/p.jpg"));
+    assert_eq!(m.description.as_deref(), Some("A sighting."));
+    assert_eq!(m.page_types, ["WebSite", "NewsArticle"]);
+    assert_eq!(m.html_title.as_deref(), Some("Ignored | Daily Bugle"));
+}
+
+#[test]
+fn json_ld_escapes_decode_and_the_last_of_a_repeated_key_wins() {
+    let m = meta_of(
+        r#"<script type="application/ld+json">{"@type":"Article","headline":"first",
+        "headline":"Caf\u00e9 \"quoted\" \ud83d\ude00","author":{"name":"A\/B"},
+        "wordCount":1200,"isFree":true,"x":null,"n":[1.5e3,{"deep":[[]]}]}</script>
+        <p>Text.</p>"#,
+    );
+    assert_eq!(m.title.as_deref(), Some("Café \"quoted\" 😀"));
+    assert_eq!(m.author.as_deref(), Some("A/B"));
+    assert_eq!(m.page_types, ["Article"]);
+}
+
+#[test]
+fn open_graph_and_title_trimming() {
+    let m = meta_of(
+        "<html lang='de-CH'><head><base href='https://ex.org/news/'>\
+         <link rel=canonical href='2024/story.html'>\
+         <meta property=og:type content=article>\
+         <meta name=description content='Short &amp; sweet.'>\
+         <title> The   long story of things — Example News </title>\
+         <meta property=og:site_name content='Example News'></head><h1>Big</h1>",
+    );
+    assert_eq!(m.title.as_deref(), Some("The long story of things"));
+    assert_eq!(
+        m.url.as_deref(),
+        Some("https://ex.org/news/2024/story.html")
+    );
+    assert_eq!(m.language.as_deref(), Some("de-CH"));
+    assert_eq!(m.description.as_deref(), Some("Short & sweet."));
+    assert_eq!(m.page_types, ["article"]);
+    assert_eq!(m.first_h1.as_deref(), Some("Big"));
+    assert_eq!((m.lines, m.text_bytes, m.article_lines), (1, 3, 0));
+}
+
+#[test]
+fn svg_titles_and_broken_json_are_ignored() {
+    let m = meta_of(
+        "<body><svg><title>icon</title></svg><h1>Heading</h1>\
+         <script type=application/ld+json>{not json</script>\
+         <time datetime='2020/01/02'>2 Jan</time><p>x</p>",
+    );
+    assert_eq!(m.html_title, None);
+    assert_eq!(m.title.as_deref(), Some("Heading"));
+    assert_eq!(m.published.as_deref(), Some("2020-01-02"));
+    let m = meta_of("<p>out</p><main><p>in one</p><article><p>in two</p></article></main>");
+    assert_eq!((m.lines, m.article_lines, m.article_text_bytes), (3, 2, 12));
+}
+
+#[test]
+fn pieces_of_any_size_give_the_same_metadata() {
+    let html = r#"<html lang=fr><head><title>Un &eacute;t&eacute; | Site</title>
+        <script type="application/ld+json">{"@type":"BlogPosting","headline":"Été","author":"Zoé"}</script>
+        </head><body><p>Du texte.</p><script>var x = "</title>";</script></body>"#;
+    let whole = meta_of(html);
+    for size in [1, 3, 7, 64] {
+        let mut s = Splitter::new().with_metadata(true);
+        for piece in html.as_bytes().chunks(size) {
+            s.write(piece).unwrap();
+        }
+        s.end().unwrap();
+        assert_eq!(s.metadata().unwrap(), whole, "pieces of {size}");
+    }
+    assert_eq!(whole.html_title.as_deref(), Some("Un été | Site"));
+    assert_eq!(whole.title.as_deref(), Some("Été"));
+    assert_eq!(whole.author.as_deref(), Some("Zoé"));
+}
+
+#[test]
+fn an_oversized_json_ld_script_is_skipped_and_memory_stays_bounded() {
+    let big = format!(
+        r#"<script type="application/ld+json">{{"@type":"Article","headline":"Big","x":"{}"}}</script>"#,
+        "a".repeat(MAX_JSON_LD_BYTES)
+    );
+    let m = meta_of(&format!("{big}<title>Small</title><p>x</p>"));
+    assert_eq!(m.title.as_deref(), Some("Small"));
+}
+
+#[test]
+fn the_head_is_known_as_soon_as_the_body_starts() {
+    let head = format!(
+        "<meta charset=utf-8><title>Early</title><meta name=author content=Me><!--{}-->",
+        " ".repeat(1100)
+    );
+    let mut s = Splitter::new().with_metadata(true);
+    s.write(head.as_bytes()).unwrap();
+    assert!(!s.head_done());
+    s.write(b"<p>First words.</p><p>More").unwrap();
+    assert!(s.head_done());
+    let m = s.metadata().unwrap();
+    assert_eq!(m.title.as_deref(), Some("Early"));
+    assert_eq!(m.author.as_deref(), Some("Me"));
+}
+
+#[test]
+fn dublin_core_in_any_spelling_and_bylines_in_the_body() {
+    let m = meta_of(
+        "<meta property='dc:title og:title' content='Preferred'>\
+         <meta name=author content='Meta Author'><meta name='DC.creator' content='DC Author'>\
+         <title>Other</title><body><nav><span class=author>Menu Author</span></nav>\
+         <p>Text.</p>",
+    );
+    assert_eq!(m.title.as_deref(), Some("Preferred"));
+    assert_eq!(m.author.as_deref(), Some("DC Author"));
+    let m = meta_of(
+        "<body><div class=comment-author>Troll</div><h1>T</h1>\
+         <div class='post-byline'>By Ann   Lee</div><p>Words.</p>",
+    );
+    assert_eq!(m.author.as_deref(), Some("Ann Lee"));
+}
+
+#[test]
+fn dates_are_iso_8601_or_nothing() {
+    assert_eq!(iso_date("2021-13-01"), None);
+    assert_eq!(iso_date("May 3, 2021"), None);
+    assert_eq!(
+        iso_date("2021/05/03 10:20").as_deref(),
+        Some("2021-05-03T10:20")
+    );
+}
+
+#[test]
+fn titles_keep_their_text_without_a_known_site() {
+    assert_eq!(trim_site_name("Home | Acme", None), "Home | Acme");
+    assert_eq!(
+        trim_site_name("How to boil an egg - Acme", None),
+        "How to boil an egg"
+    );
+    assert_eq!(
+        trim_site_name("Acme | How to boil", Some("ACME")),
+        "How to boil"
+    );
+}
+
+/// The examples of this module's documentation, run as tests (the module is internal to
+/// the crate, where documentation tests cannot reach).
+mod doc_examples {
+    #[test]
+    fn doc_meta_resolve() -> Result<(), Box<dyn std::error::Error>> {
+        use crate::meta::resolve;
+        let base = "https://example.org/a/b/page.html?q=1";
+        assert_eq!(
+            resolve(base, "../c.html").as_deref(),
+            Some("https://example.org/a/c.html")
+        );
+        assert_eq!(
+            resolve(base, "/top").as_deref(),
+            Some("https://example.org/top")
+        );
+        assert_eq!(
+            resolve(base, "//cdn.org/x").as_deref(),
+            Some("https://cdn.org/x")
+        );
+        assert_eq!(
+            resolve(base, "#s").as_deref(),
+            Some("https://example.org/a/b/page.html?q=1#s")
+        );
+        assert_eq!(
+            resolve(base, "mailto:a@b.c").as_deref(),
+            Some("mailto:a@b.c")
+        );
+        Ok(())
+    }
+}
