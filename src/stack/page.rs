@@ -516,6 +516,38 @@ fn descriptor_hash(descriptor: &str) -> u64 {
     h.0
 }
 
+/// A line's site fingerprint ([`crate::site`]): its text normalised (letters and digits
+/// lowercased, digits left out, every other run of characters one space) with its
+/// structure (block kind, heading level, and its classed ancestors' descriptors without
+/// their ids and digits, as in [`signature`]); `None` when the normalised text is empty.
+/// The line's depth is left out: a page's article may nest its template deeper or not.
+pub(crate) fn fingerprint(line: &crate::lines::Line) -> Option<u64> {
+    let mut norm = String::with_capacity(line.text.len());
+    let mut gap = false;
+    for c in line.text.chars() {
+        if c.is_alphabetic() {
+            if gap && !norm.is_empty() {
+                norm.push(' ');
+            }
+            gap = false;
+            norm.extend(c.to_lowercase());
+        } else if !c.is_numeric() {
+            gap = true;
+        }
+    }
+    if norm.is_empty() {
+        return None;
+    }
+    let mut h = WordHash::new();
+    h.bytes(line.block.name().as_bytes());
+    h.word(u64::from(line.heading));
+    for d in &line.ancestors {
+        h.word(descriptor_hash(d));
+    }
+    h.bytes(norm.as_bytes());
+    Some(h.0.wrapping_mul(WordHash::K) | 1)
+}
+
 /// Slots of a [`Signer`]'s cache.
 const SIGNER_SLOTS: usize = 64;
 
