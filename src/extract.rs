@@ -997,7 +997,7 @@ impl Extractor {
             p.split = true;
         }
         p.settle(
-            range.clone(),
+            range,
             if short {
                 stack::floor::SHORT
             } else {
@@ -1011,7 +1011,6 @@ impl Extractor {
             t.veto(
                 p.lines[..decided].iter().map(|h| &h.0),
                 &mut p.decided,
-                &p.prose[range],
                 self.scorer.keep_threshold(short),
                 &mut self.site_matches,
             );

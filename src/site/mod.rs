@@ -99,7 +99,10 @@ impl Settings {
             return Err(format!("min_share {} is not in (0, 1]", self.min_share));
         }
         if !self.margin.is_finite() || self.margin < 0.0 {
-            return Err(format!("margin {} is not a non-negative number", self.margin));
+            return Err(format!(
+                "margin {} is not a non-negative number",
+                self.margin
+            ));
         }
         if !unit(self.max_dropped_share) {
             return Err(format!(
@@ -279,7 +282,10 @@ pub fn host(url: &str) -> Option<String> {
         r
     } else {
         let (scheme, r) = url.split_once("://")?;
-        if scheme.is_empty() || !scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+        if scheme.is_empty()
+            || !scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
         {
             return None;
         }
@@ -289,7 +295,9 @@ pub fn host(url: &str) -> Option<String> {
     let auth = &rest[..end];
     let auth = auth.rsplit_once('@').map_or(auth, |(_, h)| h);
     let host = if auth.starts_with('[') {
-        auth.split_once(']').map_or(auth, |(h, _)| h).trim_start_matches('[')
+        auth.split_once(']')
+            .map_or(auth, |(h, _)| h)
+            .trim_start_matches('[')
     } else {
         auth.split_once(':').map_or(auth, |(h, _)| h)
     };
@@ -318,7 +326,19 @@ fn read_all(gz: &[u8]) -> Result<Vec<u8>> {
 
 /// The fingerprints of a page's lines, read with the splitter alone.
 fn fingerprints(html: &[u8]) -> Result<Vec<u64>> {
-    let mut s = crate::lines::Splitter::new();
+    Ok(read_page(html, None)?.0)
+}
+
+/// The fingerprints of a page's lines and its own URL (its canonical link, `og:url`),
+/// read with the splitter alone, decoded with `transport` (an HTTP charset) unless the
+/// page says otherwise as [`crate::lines::Splitter::with_transport_encoding`] says.
+pub(crate) fn read_page(
+    html: &[u8],
+    transport: Option<&'static encoding_rs::Encoding>,
+) -> Result<(Vec<u64>, Option<String>)> {
+    let mut s = crate::lines::Splitter::new()
+        .with_metadata(true)
+        .with_transport_encoding(transport);
     let mut out = Vec::new();
     let mut take = |s: &mut crate::lines::Splitter| {
         while let Some(line) = s.next_line() {
@@ -334,7 +354,8 @@ fn fingerprints(html: &[u8]) -> Result<Vec<u64>> {
     }
     s.end()?;
     take(&mut s);
-    Ok(out)
+    let url = s.metadata().and_then(|m| m.url);
+    Ok((out, url))
 }
 
 impl Profile {
@@ -402,6 +423,46 @@ impl Profile {
         Ok(())
     }
 
+    /// Learns one page whose site is the host of `url`, else of the page's canonical link
+    /// (or `og:url`); returns the host, `None` when the page has none (it is not learnt).
+    ///
+    /// # Errors
+    /// As [`Profile::learn`].
+    pub fn learn_page(&mut self, html: &[u8], url: Option<&str>) -> Result<Option<String>> {
+        let decoded;
+        let html = if html.starts_with(&[0x1f, 0x8b]) {
+            decoded = read_all(html)?;
+            &decoded[..]
+        } else {
+            html
+        };
+        let (fps, canonical) = read_page(html, None)?;
+        let Some(host) = url.or(canonical.as_deref()).and_then(host) else {
+            return Ok(None);
+        };
+        self.learn_fingerprints(&host, digest(html), fps);
+        Ok(Some(host))
+    }
+
+    /// The template of a page ([`Profile::page`]) whose site is the host of `url`, else of
+    /// the page's canonical link; `None` when the site was not learnt.
+    pub fn page_template(&self, html: &[u8], url: Option<&str>) -> Option<PageTemplate> {
+        let host = match url {
+            Some(u) => host(u),
+            None => {
+                let decoded;
+                let bytes = if html.starts_with(&[0x1f, 0x8b]) {
+                    decoded = read_all(html).ok()?;
+                    &decoded[..]
+                } else {
+                    html
+                };
+                read_page(bytes, None).ok()?.1.as_deref().and_then(host)
+            }
+        }?;
+        self.page(&host, html)
+    }
+
     /// Learns a page given by its digest and its lines' fingerprints.
     pub(crate) fn learn_fingerprints(&mut self, host: &str, digest: u64, fps: Vec<u64>) {
         if !self.sites.contains_key(host) {
@@ -410,7 +471,8 @@ impl Profile {
                 self.skipped += 1;
                 return;
             }
-            self.sites.insert(host.to_string(), Arc::new(SiteTable::new()));
+            self.sites
+                .insert(host.to_string(), Arc::new(SiteTable::new()));
         }
         let table = self.sites.get_mut(host).expect("inserted above");
         Arc::make_mut(table).add_page(digest, fps);
@@ -439,10 +501,20 @@ impl Profile {
     /// The template to extract a page of `host` with when its bytes are not known ahead (a
     /// stream): the page is taken not to be one of those learnt.
     pub fn stream_page(&self, host: &str) -> Option<PageTemplate> {
+        self.template(host, false)
+    }
+
+    /// The template to extract a page of `host` with that is known to have been learnt
+    /// (two passes over the same pages).
+    pub fn learnt_page(&self, host: &str) -> Option<PageTemplate> {
+        self.template(host, true)
+    }
+
+    fn template(&self, host: &str, own: bool) -> Option<PageTemplate> {
         let table = self.sites.get(host)?;
         Some(PageTemplate {
             table: Arc::clone(table),
-            own: false,
+            own: own && table.pages > 0,
             settings: self.settings,
         })
     }
@@ -508,10 +580,18 @@ impl Profile {
         for s in file.sites {
             let bad = |what: String| Err(Error::Other(format!("site {:?}: {what}", s.host)));
             if s.lines.len() > SLOTS * 3 / 4 {
-                return bad(format!("{} lines, more than {}", s.lines.len(), SLOTS * 3 / 4));
+                return bad(format!(
+                    "{} lines, more than {}",
+                    s.lines.len(),
+                    SLOTS * 3 / 4
+                ));
             }
             if s.digests.len() > MAX_DIGESTS || s.digests.len() > s.pages as usize {
-                return bad(format!("{} page digests for {} pages", s.digests.len(), s.pages));
+                return bad(format!(
+                    "{} page digests for {} pages",
+                    s.digests.len(),
+                    s.pages
+                ));
             }
             let hex = |v: &str| u64::from_str_radix(v, 16).ok().filter(|_| v.len() == 16);
             let mut t = SiteTable::new();
@@ -623,18 +703,6 @@ impl PageTemplate {
         self.table.pages - u32::from(self.own)
     }
 
-    /// How `line` matches the template: `None` when it appears on no other page.
-    fn matched(&self, line: &crate::lines::Line) -> Option<Match> {
-        let fp = crate::stack::page::fingerprint(line)?;
-        let n = self.table.count(fp);
-        let pages = n.saturating_sub(u32::from(self.own && n > 0));
-        (pages > 0).then_some(Match {
-            pages,
-            of: self.other_pages(),
-            dropped: false,
-        })
-    }
-
     /// Whether a match is template enough to drop a kept line scored `score` at
     /// `threshold`.
     fn drops(&self, m: &Match, score: f32) -> bool {
@@ -650,13 +718,11 @@ impl PageTemplate {
     }
 
     /// Applies the template to the decisions of a block of a page: `lines` with their
-    /// (score, keep) decisions at `threshold` and (text, prose) bytes
-    /// ([`crate::stack::floor::line_bytes`]); writes each line's match into `matches`.
+    /// (score, keep) decisions at `threshold`; writes each line's match into `matches`.
     pub(crate) fn veto<'a>(
         &self,
         lines: impl Iterator<Item = &'a crate::lines::Line>,
         decided: &mut [(f32, bool)],
-        bytes: &[(u64, u64)],
         threshold: f32,
         matches: &mut Vec<Option<Match>>,
     ) {
@@ -665,9 +731,43 @@ impl PageTemplate {
             matches.resize(decided.len(), None);
             return;
         }
-        matches.extend(lines.map(|l| self.matched(l)));
+        let mut bytes = Vec::with_capacity(decided.len());
+        let fps = lines.map(|l| {
+            bytes.push(l.text.len() as u64);
+            crate::stack::page::fingerprint(l)
+        });
+        let fps: Vec<Option<u64>> = fps.collect();
+        self.veto_fingerprints(&fps, &bytes, decided, threshold, matches);
+    }
+
+    /// [`PageTemplate::veto`] of lines given by their fingerprints
+    /// ([`crate::stack::page::fingerprint`]) and text bytes.
+    pub(crate) fn veto_fingerprints(
+        &self,
+        fingerprints: &[Option<u64>],
+        text_bytes: &[u64],
+        decided: &mut [(f32, bool)],
+        threshold: f32,
+        matches: &mut Vec<Option<Match>>,
+    ) {
+        matches.clear();
+        let others = self.other_pages();
+        if others == 0 {
+            matches.resize(decided.len(), None);
+            return;
+        }
+        let own = u32::from(self.own);
+        matches.extend(fingerprints.iter().map(|fp| {
+            let n = fp.map_or(0, |fp| self.table.count(fp));
+            let pages = n.saturating_sub(own);
+            (pages > 0).then_some(Match {
+                pages,
+                of: others,
+                dropped: false,
+            })
+        }));
         let (mut kept, mut dropped) = (0u64, 0u64);
-        for ((m, &(score, keep)), &(b, _)) in matches.iter_mut().zip(decided.iter()).zip(bytes) {
+        for ((m, &(score, keep)), &b) in matches.iter_mut().zip(decided.iter()).zip(text_bytes) {
             if !keep {
                 continue;
             }
@@ -690,6 +790,22 @@ impl PageTemplate {
                 d.1 = false;
             }
         }
+    }
+
+    /// A template of `table` (for cross-validation, whose pages were all learnt).
+    pub(crate) fn of_table(table: Arc<SiteTable>, own: bool, settings: Settings) -> Self {
+        PageTemplate {
+            table,
+            own,
+            settings,
+        }
+    }
+}
+
+impl SiteTable {
+    /// Counts a page given by its lines' fingerprints (cross-validation).
+    pub(crate) fn add(&mut self, digest: u64, fingerprints: impl IntoIterator<Item = u64>) {
+        self.add_page(digest, fingerprints);
     }
 }
 

@@ -46,9 +46,18 @@ fn harbour() -> Vec<(String, Vec<u8>, Vec<String>)> {
 
 #[test]
 fn hosts_are_lowercased_without_port_user_or_www() {
-    assert_eq!(host("http://user@News.Example.COM:80/x").as_deref(), Some("news.example.com"));
-    assert_eq!(host("https://www.example.org").as_deref(), Some("example.org"));
-    assert_eq!(host("//cdn.example.net/a.html").as_deref(), Some("cdn.example.net"));
+    assert_eq!(
+        host("http://user@News.Example.COM:80/x").as_deref(),
+        Some("news.example.com")
+    );
+    assert_eq!(
+        host("https://www.example.org").as_deref(),
+        Some("example.org")
+    );
+    assert_eq!(
+        host("//cdn.example.net/a.html").as_deref(),
+        Some("cdn.example.net")
+    );
     assert_eq!(host("https://[::1]:8080/").as_deref(), Some("::1"));
     assert_eq!(host("mailto:someone@example.org"), None);
     assert_eq!(host("page.html"), None);
@@ -60,7 +69,10 @@ fn a_line_counts_once_per_page() {
     let mut t = SiteTable::new();
     t.add_page(1, [7, 7, 7, 9]);
     t.add_page(2, [7, 11]);
-    assert_eq!((t.pages(), t.count(7), t.count(9), t.count(11), t.count(5)), (2, 2, 1, 1, 0));
+    assert_eq!(
+        (t.pages(), t.count(7), t.count(9), t.count(11), t.count(5)),
+        (2, 2, 1, 1, 0)
+    );
 }
 
 #[test]
@@ -156,7 +168,10 @@ fn the_test_site_keeps_its_articles_and_drops_its_template() {
         }
     }
     assert!(gold_lines >= 3 * pages.len(), "{gold_lines} gold lines");
-    assert!(template_lines >= 20 * pages.len(), "{template_lines} template lines");
+    assert!(
+        template_lines >= 20 * pages.len(),
+        "{template_lines} template lines"
+    );
     eprintln!("{gold_lines} article lines kept, {template_lines} template lines dropped");
 }
 
@@ -177,7 +192,10 @@ fn a_site_that_repeats_its_whole_text_keeps_it() {
     let ds = decisions(page, Some(t));
     assert_eq!(kept(&ds), kept(&decisions(page, None)));
     assert!(!kept(&ds).is_empty());
-    assert!(ds.iter().any(|d| d.template.is_some_and(|m| !m.dropped && m.pages == 5)));
+    assert!(
+        ds.iter()
+            .any(|d| d.template.is_some_and(|m| !m.dropped && m.pages == 5))
+    );
 }
 
 #[test]
@@ -186,7 +204,8 @@ fn profiles_round_trip_through_json() {
     for (_, html, _) in harbour().into_iter().take(4) {
         p.learn("a.example", &html).unwrap();
     }
-    p.learn("b.example", b"<p>Hello there, a page of another site.</p>").unwrap();
+    p.learn("b.example", b"<p>Hello there, a page of another site.</p>")
+        .unwrap();
     let json = p.to_json();
     let q = Profile::from_json(&json).unwrap();
     assert_eq!(q.to_json(), json);
@@ -200,7 +219,8 @@ fn profiles_round_trip_through_json() {
 fn bad_profiles_are_refused_saying_why() {
     let good = {
         let mut p = Profile::new();
-        p.learn("a.example", b"<p>Some words of a page.</p>").unwrap();
+        p.learn("a.example", b"<p>Some words of a page.</p>")
+            .unwrap();
         p.to_json()
     };
     let err = |json: String| Profile::from_json(&json).unwrap_err().to_string();

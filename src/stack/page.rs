@@ -516,15 +516,21 @@ fn descriptor_hash(descriptor: &str) -> u64 {
     h.0
 }
 
-/// A line's site fingerprint ([`crate::site`]): its text normalised (letters and digits
-/// lowercased, digits left out, every other run of characters one space) with its
-/// structure (block kind, heading level, and its classed ancestors' descriptors without
-/// their ids and digits, as in [`signature`]); `None` when the normalised text is empty.
-/// The line's depth is left out: a page's article may nest its template deeper or not.
+/// A line's site fingerprint ([`crate::site`]): its structure through all its listed
+/// ancestors (the second value of its [`signature`]: block kind, heading level, depth and
+/// the classed ancestors' descriptors without ids and digits) with its text normalised
+/// (letters lowercased, digits left out, every other run of characters one space); `None`
+/// when the normalised text is empty.
 pub(crate) fn fingerprint(line: &crate::lines::Line) -> Option<u64> {
-    let mut norm = String::with_capacity(line.text.len());
+    fingerprint_of(sign(line, |d| descriptor_hash(d))[1], &line.text)
+}
+
+/// The [`fingerprint`] of a line of structure `chain` (its [`signature`]'s second value)
+/// and text `text`.
+pub(crate) fn fingerprint_of(chain: u32, text: &str) -> Option<u64> {
+    let mut norm = String::with_capacity(text.len());
     let mut gap = false;
-    for c in line.text.chars() {
+    for c in text.chars() {
         if c.is_alphabetic() {
             if gap && !norm.is_empty() {
                 norm.push(' ');
@@ -539,11 +545,7 @@ pub(crate) fn fingerprint(line: &crate::lines::Line) -> Option<u64> {
         return None;
     }
     let mut h = WordHash::new();
-    h.bytes(line.block.name().as_bytes());
-    h.word(u64::from(line.heading));
-    for d in &line.ancestors {
-        h.word(descriptor_hash(d));
-    }
+    h.word(u64::from(chain));
     h.bytes(norm.as_bytes());
     Some(h.0.wrapping_mul(WordHash::K) | 1)
 }
