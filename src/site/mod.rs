@@ -793,6 +793,7 @@ impl PageTemplate {
     }
 
     /// A template of `table` (for cross-validation, whose pages were all learnt).
+    #[cfg(feature = "cli")]
     pub(crate) fn of_table(table: Arc<SiteTable>, own: bool, settings: Settings) -> Self {
         PageTemplate {
             table,
@@ -802,6 +803,7 @@ impl PageTemplate {
     }
 }
 
+#[cfg(feature = "cli")]
 impl SiteTable {
     /// Counts a page given by its lines' fingerprints (cross-validation).
     pub(crate) fn add(&mut self, digest: u64, fingerprints: impl IntoIterator<Item = u64>) {
