@@ -25,22 +25,25 @@
 //! use mainline::{Extractor, ModelScorer};
 //! use std::sync::Arc;
 //!
-//! let page = |article: &str| format!(
-//!     "<html><body><div class=promo><p>Subscribe to our weekly newsletter for the best \
-//!      stories of the week, delivered free every Sunday morning.</p></div>\
-//!      <article><p>{article}</p></article></body></html>");
-//! let pages: Vec<String> = ["The harbour reopened after a long winter of repairs to the \
-//!     old stone quay.", "A new ferry now links the island twice a day in summer and \
-//!     once in winter.", "The fish market moves to the east pier from Monday, traders \
-//!     say."].iter().map(|a| page(a)).collect();
+//! let page = |w: &str| format!(
+//!     "<html><body><div class=promo><p>Get the week's news in our free newsletter: \
+//!      <a href=/signup>sign up</a></p></div><article><p>The {w} story begins in the \
+//!      harbour, where the {w} crews worked all winter long.</p><p>The harbour master says \
+//!      work on the {w} will be over by Friday.</p><p>Traders welcomed the {w} news, though \
+//!      some fear the summer rush.</p></article></body></html>");
+//! let words = ["quay", "ferry", "market", "bridge", "school", "garden", "museum", "library",
+//!     "beach", "chapel"];
+//! let pages: Vec<String> = words.iter().map(|w| page(w)).collect();
 //! let mut profile = Profile::new();
 //! for p in &pages {
 //!     profile.learn("harbour.example", p.as_bytes())?;
 //! }
 //! let mut ex = Extractor::new(Arc::new(ModelScorer::builtin()));
-//! ex.set_site(profile.page("harbour.example", pages[0].as_bytes()));
+//! let template = profile.page("harbour.example", pages[0].as_bytes());
+//! assert_eq!(template.as_ref().map(|t| t.other_pages()), Some(9));
+//! ex.set_site(template);
 //! let text = ex.kept_text(pages[0].as_bytes())?;
-//! assert!(!text.contains("newsletter"));
+//! assert!(text.contains("The quay story begins") && !text.contains("newsletter"));
 //! # Ok::<(), mainline::Error>(())
 //! ```
 
