@@ -661,6 +661,85 @@ pub fn cross_validate(
     Ok(results)
 }
 
+/// Site mode ([`crate::site`]) over the held-out decisions of `result`: each page's
+/// template is learnt from its site's other pages as written (all in the page's fold, so
+/// never from training data, and the page is not its own evidence), and its kept lines are
+/// vetoed as the extractor vetoes them. Returns the result as "RECIPE [site]"; the pages
+/// of variants are left as they were decided.
+///
+/// # Errors
+/// When the CSV has no `sig` column (the lines' structure).
+pub fn by_site(
+    cv: &CvData,
+    result: &RecipeResult,
+    settings: crate::site::Settings,
+) -> Result<RecipeResult> {
+    use crate::site::{PageTemplate, SiteTable};
+    use std::sync::Arc;
+    let sigs = cv.sigs.as_ref().ok_or_else(|| {
+        Error::Other(
+            "site mode needs the lines' structure, the CSV's \"sig\" column: label again".into(),
+        )
+    })?;
+    let fp = |r: usize| crate::stack::page::fingerprint_of(sigs[r][1], &cv.texts[r]);
+    let mut tables: HashMap<&str, SiteTable> = HashMap::new();
+    for (i, p) in cv.pages.iter().enumerate() {
+        if p.variant.is_none() && !p.rows.is_empty() {
+            let t = tables.entry(p.group.as_str()).or_default();
+            t.add(i as u64, p.rows.clone().filter_map(fp));
+        }
+    }
+    let tables: HashMap<&str, Arc<SiteTable>> =
+        tables.into_iter().map(|(k, v)| (k, Arc::new(v))).collect();
+    let mut out = result.clone();
+    out.recipe = format!("{} [site]", result.recipe);
+    let (mut fps, mut bytes, mut decided, mut matches) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (page, scored) in cv.pages.iter().zip(out.pages.iter_mut()) {
+        let Some(table) = tables.get(page.group.as_str()) else {
+            continue;
+        };
+        if page.variant.is_some() || page.rows.is_empty() {
+            continue;
+        }
+        let template = PageTemplate::of_table(Arc::clone(table), true, settings);
+        fps.clear();
+        fps.extend(page.rows.clone().map(fp));
+        bytes.clear();
+        bytes.extend(page.rows.clone().map(|r| cv.texts[r].len() as u64));
+        decided.clear();
+        decided.extend(
+            page.rows
+                .clone()
+                .map(|r| (out.scores[r].0 - out.scores[r].1, out.keep[r])),
+        );
+        template.veto_fingerprints(&fps, &bytes, &mut decided, 0.0, &mut matches);
+        for (r, &(_, k)) in page.rows.clone().zip(&decided) {
+            out.keep[r] = k;
+        }
+        let text: Vec<&str> = page
+            .rows
+            .clone()
+            .filter(|&r| out.keep[r])
+            .map(|r| cv.texts[r].as_str())
+            .collect();
+        scored.scores = eval::word_scores(&text.join("\n"), &page.gold);
+        scored.line_errors = page
+            .rows
+            .clone()
+            .filter(|&r| out.keep[r] != cv.data.y[r])
+            .count();
+    }
+    let mut lines = Confusion::default();
+    for (r, &k) in out.keep.iter().enumerate() {
+        if cv.variants.as_ref().and_then(|v| v[r]).is_none() {
+            lines.add(k, cv.data.y[r]);
+        }
+    }
+    out.lines = lines;
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -52,6 +52,8 @@ pub struct Options {
     /// The Markdown does not start with the headline ([`Options::headline`]).
     no_headline: bool,
     url: Option<String>,
+    /// Site mode ([`Options::site`]).
+    site: Option<crate::site::PageTemplate>,
 }
 
 impl std::fmt::Debug for Options {
@@ -65,6 +67,7 @@ impl std::fmt::Debug for Options {
             .field("markdown_structure", &!self.no_structure)
             .field("headline", &!self.no_headline)
             .field("url", &self.url)
+            .field("site", &self.site.as_ref().map(|t| t.other_pages()))
             .finish()
     }
 }
@@ -237,12 +240,22 @@ impl Options {
         b
     }
 
+    /// Site mode: the page is extracted with its site's template
+    /// ([`crate::Extractor::set_site`]), and [`Document::to_json`] counts its lines that
+    /// matched the template under `"site"`.
+    pub fn site(mut self, template: Option<crate::site::PageTemplate>) -> Self {
+        self.site = template;
+        self
+    }
+
     /// A [`Builder`] to feed a page in pieces.
     pub fn builder(&self) -> Builder {
+        let mut ex = Extractor::new(self.scorer_or_builtin())
+            .with_metadata(true)
+            .with_structure(!self.no_structure);
+        ex.set_site(self.site.clone());
         Builder {
-            ex: Extractor::new(self.scorer_or_builtin())
-                .with_metadata(true)
-                .with_structure(!self.no_structure),
+            ex,
             opts: self.clone(),
             lines: Vec::new(),
             bytes: 0,
@@ -488,6 +501,15 @@ impl Document {
                 .map(|c| (c * 1000.0).round() / 1000.0)
                 .into(),
         );
+        if let Some(t) = &self.opts.site {
+            let matched = self.lines.iter().filter_map(|d| d.template);
+            let (n, dropped) =
+                matched.fold((0u64, 0u64), |(n, k), m| (n + 1, k + u64::from(m.dropped)));
+            o.insert(
+                "site".into(),
+                serde_json::json!({"pages": t.other_pages(), "template_lines": n, "dropped": dropped}),
+            );
+        }
         serde_json::Value::Object(o)
     }
 }

@@ -442,6 +442,9 @@ pub struct Decision {
     /// The line's page hints (`stack::hints::line_names`), when requested with
     /// [`Extractor::with_features`]: for the labelled CSV.
     pub(crate) hints: Option<[f32; stack::hints::N_LINE_HINTS]>,
+    /// How the line matched its site's template, in site mode
+    /// ([`Extractor::set_site`]): `None` when it appears on none of the site's other pages.
+    pub template: Option<crate::site::Match>,
 }
 
 /// How many first-stage rows of a page block wait to be scored together (a few times the
@@ -510,6 +513,10 @@ pub struct Extractor {
     scratch: Vec<f32>,
     /// What the `with_` methods set on the splitter, for [`Extractor::reset`].
     settings: Settings,
+    /// Site mode: the template of the page's site ([`Extractor::set_site`]).
+    site: Option<crate::site::PageTemplate>,
+    /// Scratch for site mode: how each line of a block matched the template.
+    site_matches: Vec<Option<crate::site::Match>>,
 }
 
 /// What the `with_` methods of an [`Extractor`] set on its splitter: every setting of the
@@ -579,6 +586,8 @@ impl Extractor {
             row: vec![0.0; N_FEATURES],
             scratch: Vec::new(),
             settings,
+            site: None,
+            site_matches: Vec::new(),
         }
     }
 
@@ -620,8 +629,12 @@ impl Extractor {
             row,
             scratch,
             settings,
+            site,
+            site_matches,
         } = self;
         *hints = None;
+        *site = None;
+        site_matches.clear();
         let mut fresh = settings.splitter();
         fresh.reuse(splitter);
         *splitter = fresh;
@@ -639,6 +652,16 @@ impl Extractor {
         row.clear();
         row.resize(N_FEATURES, 0.0);
         scratch.clear();
+    }
+
+    /// Site mode for the next document (until [`Extractor::reset`]): its lines that are the
+    /// template of its site are dropped unless the page's own evidence for them is strong
+    /// (see [`crate::site`]), and each [`Decision::template`] says how the line matched.
+    /// `None` decides the page alone. Site mode applies to page-level second stages (the
+    /// built-in model's); other scorers decide as without it. Call before the first
+    /// [`Extractor::write`] of the document.
+    pub fn set_site(&mut self, template: Option<crate::site::PageTemplate>) {
+        self.site = template;
     }
 
     /// Whether each [`Decision`] carries its feature row (off by default).
@@ -904,6 +927,7 @@ impl Extractor {
                 keep,
                 features,
                 hints: kept_hints,
+                template: None,
             }),
             Some(w) => {
                 let weight = self.scorer.stage2_inputs(&self.row, &mut self.base);
@@ -982,13 +1006,25 @@ impl Extractor {
             self.scorer.keep_threshold(short),
             last,
         );
-        for ((line, features, hints), &(score, keep)) in p.lines.drain(..decided).zip(&p.decided) {
+        self.site_matches.clear();
+        if let Some(t) = &self.site {
+            t.veto(
+                p.lines[..decided].iter().map(|h| &h.0),
+                &mut p.decided,
+                self.scorer.keep_threshold(short),
+                &mut self.site_matches,
+            );
+        }
+        for (i, ((line, features, hints), &(score, keep))) in
+            p.lines.drain(..decided).zip(&p.decided).enumerate()
+        {
             self.out.push_back(Decision {
                 line,
                 score,
                 keep,
                 features,
                 hints,
+                template: self.site_matches.get(i).copied().flatten(),
             });
         }
         p.carry(handover);
@@ -1017,6 +1053,7 @@ fn decide_stage2(
         keep,
         features,
         hints,
+        template: None,
     });
 }
 

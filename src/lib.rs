@@ -71,6 +71,7 @@ pub mod lines;
 pub mod markdown;
 mod meta;
 pub mod model;
+pub mod site;
 mod stack;
 
 #[cfg(feature = "train")]

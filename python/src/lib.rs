@@ -1081,6 +1081,139 @@ impl Line {
     }
 }
 
+/// What a site repeats on most of its pages — menus, a "Most read" list, a newsletter box,
+/// footer paragraphs — is its template: a site profile learns it from the site's pages
+/// and extracts each page without it (see the README's "Sites").
+///
+/// ``SiteProfile(pages)`` learns from an iterable of pages: each ``str`` or ``bytes``
+/// (its site is the host of its canonical link) or a ``(url, html)`` pair. ``learn`` adds
+/// one more; ``extract`` gives a page's text with its site's template dropped (a page of
+/// a site with no other page learnt is extracted as ``mainline.extract`` does). ``save``
+/// and ``load`` write and read the profile file of ``mainline site learn``.
+#[pyclass(module = "mainline", name = "SiteProfile")]
+struct PySiteProfile {
+    profile: mainline::site::Profile,
+}
+
+impl PySiteProfile {
+    /// Learns one item of an iterable: a page, or a `(url, page)` pair.
+    fn learn_item(&mut self, py: Python<'_>, item: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        if let Ok((url, html)) = item.extract::<(Option<String>, Bound<'_, PyAny>)>() {
+            return self.learn(py, &html, url.as_deref());
+        }
+        self.learn(py, item, None)
+    }
+}
+
+#[pymethods]
+impl PySiteProfile {
+    #[new]
+    #[pyo3(signature = (pages = None, *, memory = mainline::site::DEFAULT_MEMORY))]
+    fn new(py: Python<'_>, pages: Option<&Bound<'_, PyAny>>, memory: usize) -> PyResult<Self> {
+        let mut p = PySiteProfile {
+            profile: mainline::site::Profile::new().with_memory(memory),
+        };
+        if let Some(pages) = pages {
+            for item in pages.try_iter()? {
+                p.learn_item(py, &item?)?;
+            }
+        }
+        Ok(p)
+    }
+
+    /// Learns one page; returns its site (the host of ``url``, else of the page's
+    /// canonical link), or None when it has none (then it is not learnt).
+    #[pyo3(signature = (html, *, url = None))]
+    fn learn(
+        &mut self,
+        py: Python<'_>,
+        html: &Bound<'_, PyAny>,
+        url: Option<&str>,
+    ) -> PyResult<Option<String>> {
+        let (bytes, _) = page_bytes(html)?;
+        let bytes = bytes.as_bytes();
+        let profile = &mut self.profile;
+        py.detach(|| guarded(|| profile.learn_page(bytes, url)))
+            .map_err(|e| py_error(&e, url))
+    }
+
+    /// The main text of one page (as ``mainline.extract``), its site's template dropped.
+    #[pyo3(signature = (html, *, url = None))]
+    fn extract(
+        &self,
+        py: Python<'_>,
+        html: &Bound<'_, PyAny>,
+        url: Option<&str>,
+    ) -> PyResult<String> {
+        let (bytes, decoded) = page_bytes(html)?;
+        let bytes = bytes.as_bytes();
+        let profile = &self.profile;
+        py.detach(|| {
+            guarded(|| {
+                let template = profile.page_template(bytes, url);
+                let options = Options::new().site(template);
+                let doc = if decoded {
+                    let text = std::str::from_utf8(bytes)
+                        .map_err(|e| Error::Other(format!("a str that is not UTF-8: {e}")))?;
+                    options.extract_str(text)?
+                } else {
+                    options.extract(bytes)?
+                };
+                Ok(doc.text().to_string())
+            })
+        })
+        .map_err(|e| py_error(&e, url))
+    }
+
+    /// The number of sites learnt.
+    #[getter]
+    fn sites(&self) -> usize {
+        self.profile.sites()
+    }
+
+    /// The number of pages learnt of ``host``.
+    fn pages(&self, host: &str) -> u32 {
+        self.profile.site(host).map_or(0, |t| t.pages())
+    }
+
+    /// The profile as JSON (the profile file's text).
+    fn to_json(&self) -> String {
+        self.profile.to_json()
+    }
+
+    /// A profile from ``to_json``'s text; raises ``MainlineError`` when it is not one.
+    #[staticmethod]
+    fn from_json(json: &str) -> PyResult<Self> {
+        let profile = mainline::site::Profile::from_json(json).map_err(|e| py_error(&e, None))?;
+        Ok(PySiteProfile { profile })
+    }
+
+    /// Writes the profile file.
+    fn save(&self, path: PathBuf) -> PyResult<()> {
+        self.profile
+            .save(&path)
+            .map_err(|e| py_error(&e, path.to_str()))
+    }
+
+    /// Reads a profile file (of ``save`` or ``mainline site learn``).
+    #[staticmethod]
+    fn load(path: PathBuf) -> PyResult<Self> {
+        let profile = mainline::site::Profile::load(&path).map_err(|e| py_error(&e, None))?;
+        Ok(PySiteProfile { profile })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("SiteProfile(sites={})", self.profile.sites())
+    }
+}
+
+/// The site of a URL as site mode groups pages: its host, lowercased, without a port or a
+/// leading ``www.``; None when it has none.
+#[pyfunction]
+fn site_host(url: &str) -> Option<String> {
+    mainline::site::host(url)
+}
+
 /// The compiled core of `mainline`.
 #[pymodule]
 fn _mainline(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -1092,5 +1225,7 @@ fn _mainline(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Document>()?;
     m.add_class::<Line>()?;
     m.add_class::<WarcPages>()?;
+    m.add_class::<PySiteProfile>()?;
+    m.add_function(wrap_pyfunction!(site_host, m)?)?;
     Ok(())
 }

@@ -145,6 +145,16 @@ pub struct Args {
     /// look at the lines a recipe gets wrong or at other thresholds.
     #[arg(long, value_name = "FILE.csv")]
     per_line: Option<PathBuf>,
+
+    /// Cross-validation: also decide each held-out page in site mode, with the template
+    /// learnt from its site's other pages, reported as "RECIPE [site]".
+    #[arg(long)]
+    by_site: bool,
+
+    /// With --by-site: a line is template when at least this many of the site's other
+    /// pages (and half of them) have it.
+    #[arg(long, value_name = "N", default_value_t = 2, requires = "by_site")]
+    site_min_pages: u32,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -197,9 +207,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
             recipes = cv::seed_table(args.threshold);
         }
         let started = Instant::now();
-        let results = cv::cross_validate(&data, &recipes, &options, &mut |m| {
+        let mut results = cv::cross_validate(&data, &recipes, &options, &mut |m| {
             eprintln!("[{:>6.1}s] {m}", started.elapsed().as_secs_f64())
         })?;
+        if args.by_site {
+            let settings = crate::site::Settings {
+                min_pages: args.site_min_pages.max(1),
+                ..crate::site::Settings::default()
+            };
+            let sited = results
+                .iter()
+                .map(|r| cv::by_site(&data, r, settings))
+                .collect::<crate::Result<Vec<_>>>()?;
+            results.extend(sited);
+        }
         if let Some(path) = &args.per_line {
             write_per_line(path, &data, &results)?;
         }

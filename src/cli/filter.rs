@@ -7,7 +7,7 @@
 
 mod jsonl;
 mod ordered;
-mod walk;
+pub(super) mod walk;
 mod warc;
 
 use std::collections::HashMap;
@@ -230,6 +230,27 @@ pub struct Args {
     /// with the chosen node filled, to FILE (for one input; render with `dot -Tpng`).
     #[arg(long, value_name = "FILE")]
     dot: Option<PathBuf>,
+
+    /// Site mode over files, directories and WARC files: a first pass learns the template
+    /// of each site (host: from --url, a WARC record's URI, else the page's canonical link),
+    /// what it repeats on most of its pages; a second pass extracts, dropping the template's
+    /// lines unless the page's own evidence for them is strong. A page whose site has no
+    /// other page is filtered as without it. With --format jsonl each line that appears on
+    /// other pages of its site gets "template": {"pages", "of", "dropped"}; --format json
+    /// counts them under "site". Standard input cannot be read twice: use --site-profile.
+    #[arg(long, conflicts_with = "site_profile")]
+    by_site: bool,
+
+    /// Site mode with the templates saved by `mainline site learn` in FILE, for inputs read
+    /// once (standard input with --url, a live crawl).
+    #[arg(long, value_name = "FILE")]
+    site_profile: Option<PathBuf>,
+
+    /// With --by-site: the most memory the sites' tables take (72 KiB a site), with an
+    /// optional K, M or G suffix; the pages of sites met after it is reached are filtered
+    /// without site mode.
+    #[arg(long, value_name = "BYTES", default_value = "512M", value_parser = parse_size)]
+    site_memory: usize,
 }
 
 /// A value of `filter --method`.
@@ -342,7 +363,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(FilterMethod::Threshold) => Some(args.threshold.unwrap_or(0.5)),
         _ => args.threshold,
     };
-    let engine = match args.method {
+    let mut engine = match args.method {
         Some(FilterMethod::Dom(method)) => Engine::Dom {
             method,
             dot: args.dot.clone(),
@@ -359,6 +380,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 builtin: args.threshold.is_none() && args.model.is_none(),
             },
             extractors: Extractors::default(),
+            site: None,
         },
     };
     let warc_in = args.input_format == InputFormat::Warc;
@@ -396,6 +418,66 @@ pub fn run(args: Args) -> Result<ExitCode> {
             } else {
                 format!("; {} skipped", skipped.len())
             }
+        );
+    }
+    let site_mode = args.by_site || args.site_profile.is_some();
+    if site_mode {
+        usage_ensure!(
+            !jsonl_in,
+            "--by-site and --site-profile read HTML and WARC files; JSON lines input is not supported"
+        );
+        usage_ensure!(
+            matches!(engine, Engine::Lines { .. }),
+            "--by-site and --site-profile apply to the streaming filter, not to --method"
+        );
+    }
+    if args.by_site {
+        usage_ensure!(
+            !found
+                .iter()
+                .any(|f| matches!(f, Found::Page { path, .. } if path.as_os_str() == "-")),
+            "--by-site reads its inputs twice and standard input cannot be; learn the sites \
+             with `mainline site learn PAGES -o FILE` and filter the stream with --site-profile FILE"
+        );
+        let mut learner =
+            super::site::Learner::new(args.site_memory, args.url.as_deref(), args.max_payload);
+        for f in &found {
+            learner.add(f);
+        }
+        if !args.quiet {
+            eprintln!(
+                "mainline: --by-site learnt {} pages of {} sites{}",
+                learner.pages.learnt,
+                learner.profile.sites(),
+                if learner.profile.skipped() > 0 {
+                    format!(
+                        " ({} pages beyond --site-memory not learnt)",
+                        learner.profile.skipped()
+                    )
+                } else {
+                    String::new()
+                }
+            );
+        }
+        set_site(
+            &mut engine,
+            super::site::SiteMode {
+                profile: Arc::new(learner.profile),
+                learnt: true,
+                url_host: args.url.as_deref().and_then(crate::site::host),
+                hosts: learner.hosts,
+            },
+        );
+    } else if let Some(file) = &args.site_profile {
+        let profile = crate::site::Profile::load(file).map_err(anyhow::Error::msg)?;
+        set_site(
+            &mut engine,
+            super::site::SiteMode {
+                profile: Arc::new(profile),
+                learnt: false,
+                url_host: args.url.as_deref().and_then(crate::site::host),
+                hosts: HashMap::new(),
+            },
         );
     }
     if warc_in || (args.input_format == InputFormat::Html && warc::detect(&found)?) {
@@ -492,6 +574,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     })
 }
 
+/// Puts the streaming filter in site mode.
+fn set_site(engine: &mut Engine, mode: super::site::SiteMode) {
+    if let Engine::Lines { site, .. } = engine {
+        *site = Some(Arc::new(mode));
+    }
+}
+
 /// How many jobs may wait, finished or not, for the output of an earlier one.
 ///
 /// NOTE: page sizes vary a lot; with a window of 2 jobs per thread, a worker that finished
@@ -512,7 +601,7 @@ fn records_budget(threads: usize) -> usize {
 
 /// Parses a size in bytes: a number with an optional `K`, `M` or `G` suffix (powers of
 /// 1024, `KiB`, `MiB`, `GiB` and a trailing `B` accepted).
-fn parse_size(s: &str) -> Result<usize, String> {
+pub(super) fn parse_size(s: &str) -> Result<usize, String> {
     let t = s.trim();
     let t = t.strip_suffix(['b', 'B']).unwrap_or(t);
     let t = t.strip_suffix(['i', 'I']).unwrap_or(t);
@@ -576,6 +665,8 @@ enum Engine {
         render: Render,
         /// Extractors kept from document to document.
         extractors: Extractors,
+        /// Site mode (--by-site, --site-profile).
+        site: Option<Arc<super::site::SiteMode>>,
     },
     /// A whole-document method (--method).
     Dom {
@@ -762,25 +853,36 @@ fn execute(job: Job, ctx: &Shared, out: &mut dyn Write) -> io::Result<Outcome> {
 impl Engine {
     /// Filters one page into `out`; returns the input bytes read.
     fn page(&self, path: &Path, out: &mut dyn Write) -> Result<u64, Failure> {
+        let template = match self {
+            Engine::Lines { site: Some(s), .. } => s.file_template(path),
+            _ => None,
+        };
         match self {
             Engine::Lines {
                 scorer,
                 format: Format::Markdown,
                 render,
                 ..
-            } => markdown_one(path, scorer, render, out),
+            } => markdown_one(path, scorer, render, template, out),
             Engine::Lines {
                 scorer,
                 format: Format::Json,
                 render,
+                site,
                 ..
-            } => json_one(path, &render.options(scorer, Format::Json), out),
+            } => {
+                let mut options = render.options(scorer, Format::Json);
+                if site.is_some() {
+                    options = options.site(template);
+                }
+                json_one(path, &options, out)
+            }
             Engine::Lines {
                 scorer,
                 format,
                 extractors,
                 ..
-            } => filter_one(path, scorer, extractors, *format, out),
+            } => filter_one(path, scorer, extractors, template, *format, out),
             Engine::Dom { method, dot } => {
                 let (html, bytes) = read_decoded(path).map_err(Failure::Input)?;
                 let mut text = method
@@ -812,14 +914,24 @@ impl Engine {
         html: &crate::warc::Html,
         uri: Option<&str>,
     ) -> Result<(String, jsonl::Extra), String> {
+        let template = match self {
+            Engine::Lines { site: Some(s), .. } => {
+                s.template(uri.and_then(crate::site::host).as_deref(), Some(&html.body))
+            }
+            _ => None,
+        };
         match self {
             Engine::Lines {
                 scorer,
                 format: format @ (Format::Json | Format::Markdown),
                 render,
+                site,
                 ..
             } => {
                 let mut options = render.options(scorer, *format);
+                if site.is_some() {
+                    options = options.site(template);
+                }
                 if let (None, Some(uri)) = (&render.url, uri) {
                     options = options.url(uri);
                 }
@@ -838,7 +950,10 @@ impl Engine {
             } => extractors
                 .with(
                     || Extractor::new(Arc::clone(scorer)),
-                    |ex| crate::warc::kept_text(ex, html),
+                    |ex| {
+                        ex.set_site(template);
+                        crate::warc::kept_text(ex, html)
+                    },
                 )
                 .map(|text| (text, jsonl::Extra::new()))
                 .map_err(|e| e.to_string()),
@@ -1061,6 +1176,7 @@ fn filter_one(
     path: &Path,
     scorer: &Arc<dyn Scorer>,
     extractors: &Extractors,
+    template: Option<crate::site::PageTemplate>,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<u64, Failure> {
@@ -1070,6 +1186,7 @@ fn filter_one(
     // NOTE: as stream_file, with an extractor kept from page to page, which takes the
     // written lines back for later ones.
     extractors.with(make, |ex| {
+        ex.set_site(template);
         let mut drain = |ex: &mut Extractor| {
             while let Some(d) = ex.next_decision() {
                 write_decision(out, &doc, &d, format).map_err(Failure::Output)?;
@@ -1098,6 +1215,7 @@ fn markdown_one(
     path: &Path,
     scorer: &Arc<dyn Scorer>,
     render: &Render,
+    template: Option<crate::site::PageTemplate>,
     out: &mut dyn Write,
 ) -> Result<u64, Failure> {
     // The metadata gives the headline and the <base href> links and images resolve
@@ -1105,6 +1223,7 @@ fn markdown_one(
     let mut ex = Extractor::new(Arc::clone(scorer))
         .with_structure(true)
         .with_metadata(render.headline || render.links || render.images);
+    ex.set_site(template);
     let mut headline = crate::markdown::headline::Headline::default();
     let mut r = Renderer::new(crate::markdown::Options {
         links: render.links,
@@ -1262,6 +1381,10 @@ fn write_decision(out: &mut dyn Write, doc: &str, d: &Decision, format: Format) 
                     .map(|(n, v)| (n.clone(), serde_json::json!(v)))
                     .collect();
                 obj["features"] = serde_json::Value::Object(map);
+            }
+            if let Some(m) = &d.template {
+                obj["template"] =
+                    serde_json::json!({"pages": m.pages, "of": m.of, "dropped": m.dropped});
             }
             serde_json::to_writer(&mut *out, &obj)?;
             out.write_all(b"\n")

@@ -45,6 +45,7 @@ mod lines;
 #[cfg(feature = "plot")]
 mod plot;
 mod review;
+mod site;
 mod train;
 
 use std::io::{self, Read, Write};
@@ -99,6 +100,7 @@ enum Command {
     #[cfg(feature = "plot")]
     Plot(plot::Args),
     Review(review::Args),
+    Site(site::Args),
 }
 
 /// Runs the parsed command line.
@@ -113,6 +115,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         #[cfg(feature = "plot")]
         Command::Plot(args) => plot::run(args),
         Command::Review(args) => review::run(args),
+        Command::Site(args) => site::run(args),
     }
 }
 

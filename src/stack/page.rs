@@ -516,6 +516,40 @@ fn descriptor_hash(descriptor: &str) -> u64 {
     h.0
 }
 
+/// A line's site fingerprint ([`crate::site`]): its structure through all its listed
+/// ancestors (the second value of its [`signature`]: block kind, heading level, depth and
+/// the classed ancestors' descriptors without ids and digits) with its text normalised
+/// (letters lowercased, digits left out, every other run of characters one space); `None`
+/// when the normalised text is empty.
+pub(crate) fn fingerprint(line: &crate::lines::Line) -> Option<u64> {
+    fingerprint_of(sign(line, |d| descriptor_hash(d))[1], &line.text)
+}
+
+/// The [`fingerprint`] of a line of structure `chain` (its [`signature`]'s second value)
+/// and text `text`.
+pub(crate) fn fingerprint_of(chain: u32, text: &str) -> Option<u64> {
+    let mut norm = String::with_capacity(text.len());
+    let mut gap = false;
+    for c in text.chars() {
+        if c.is_alphabetic() {
+            if gap && !norm.is_empty() {
+                norm.push(' ');
+            }
+            gap = false;
+            norm.extend(c.to_lowercase());
+        } else if !c.is_numeric() {
+            gap = true;
+        }
+    }
+    if norm.is_empty() {
+        return None;
+    }
+    let mut h = WordHash::new();
+    h.word(u64::from(chain));
+    h.bytes(norm.as_bytes());
+    Some(h.0.wrapping_mul(WordHash::K) | 1)
+}
+
 /// Slots of a [`Signer`]'s cache.
 const SIGNER_SLOTS: usize = 64;
 

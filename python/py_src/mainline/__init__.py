@@ -23,7 +23,8 @@ Walkers who know the times cross the sands and come back before the water.
 features), ``extract_many`` (many pages on all cores, the GIL released) and
 ``iter_warc`` (the HTML pages of a WARC file, streamed). ``mainline.iter_warc`` is the
 same with the built-in model. ``mainline.datatrove`` plugs mainline into datatrove
-pipelines.
+pipelines. ``SiteProfile`` learns what a site repeats on its pages (its template) and
+extracts them without it; ``site_host`` is the site of a URL.
 """
 
 from __future__ import annotations
@@ -39,8 +40,10 @@ from ._mainline import (
     Extractor,
     Line,
     MainlineError,
+    SiteProfile,
     WarcPages,
     __version__,
+    site_host,
 )
 
 __all__ = [
@@ -50,10 +53,12 @@ __all__ = [
     "Extractor",
     "Line",
     "MainlineError",
+    "SiteProfile",
     "WarcPages",
     "__version__",
     "extract",
     "iter_warc",
+    "site_host",
 ]
 
 _cache: dict = {}

@@ -1,7 +1,7 @@
 """Type stubs of mainline's compiled core (see ``mainline``)."""
 
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Union
+from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, Union
 
 __version__: str
 MODEL_VERSION: str
@@ -145,3 +145,30 @@ class Extractor:
         of ``mainline filter``'s JSON lines (``warc_record_id``, ``url``, ``warc_date``,
         ``text``, what the format adds; ``error`` and ``warc_offset`` for a record that
         failed), streamed a batch at a time with the GIL released."""
+
+class SiteProfile:
+    """What a site repeats on most of its pages (its template), learnt from its pages;
+    ``extract`` gives a page's text with its site's template dropped."""
+
+    def __init__(
+        self,
+        pages: Optional[Iterable[Union[str, bytes, Tuple[Optional[str], Union[str, bytes]]]]] = None,
+        *,
+        memory: int = 536870912,
+    ) -> None: ...
+    def learn(self, html: Union[str, bytes], *, url: Optional[str] = None) -> Optional[str]:
+        """Learns one page; returns its site, or None when it has none."""
+    def extract(self, html: Union[str, bytes], *, url: Optional[str] = None) -> str:
+        """The page's main text, its site's template dropped."""
+    @property
+    def sites(self) -> int: ...
+    def pages(self, host: str) -> int: ...
+    def to_json(self) -> str: ...
+    @staticmethod
+    def from_json(json: str) -> "SiteProfile": ...
+    def save(self, path: Union[str, "os.PathLike[str]"]) -> None: ...
+    @staticmethod
+    def load(path: Union[str, "os.PathLike[str]"]) -> "SiteProfile": ...
+
+def site_host(url: str) -> Optional[str]:
+    """The site of a URL: its host, lowercased, without a port or a leading ``www.``."""
