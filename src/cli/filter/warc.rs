@@ -600,14 +600,17 @@ impl Tally {
             .map(|(k, v)| format!("{v} {k}"))
             .collect();
         let per = |b: u64| b as f64 / 1e6 / secs.max(1e-9);
+        let s = |n: u64| if n == 1 { "" } else { "s" };
         eprintln!(
-            "mainline: {} WARC file{} ({} failed), {} HTML records, {} records with errors, {skipped} skipped{}, \
+            "mainline: {} WARC file{} ({} failed), {} HTML record{}, {} record{} with errors, {skipped} skipped{}, \
              {:.1} MB read, {:.1} MB of HTML in {secs:.2} s, {:.1} MB/s read, {:.1} MB/s of HTML",
             self.inputs.len(),
-            if self.inputs.len() == 1 { "" } else { "s" },
+            s(self.inputs.len() as u64),
             self.failed,
             self.pages,
+            s(self.pages),
             self.bad_records,
+            s(self.bad_records),
             if kinds.is_empty() {
                 String::new()
             } else {
