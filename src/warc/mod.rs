@@ -200,8 +200,10 @@ pub struct Reader<R> {
     first_member: u64,
     /// Where in `buf` the current member's bytes start (0 when before `buf[0]`).
     current_start: usize,
-    /// Members started so far.
+    /// Members started so far (or tried: a damaged member header counts), and the count
+    /// when the current record's first byte was read.
     started: u64,
+    record_member: u64,
     in_member: bool,
     member_ended: bool,
     /// No member after the current one.
@@ -245,6 +247,7 @@ impl<R: Read> Reader<R> {
             first_member: 0,
             current_start: 0,
             started: 0,
+            record_member: 0,
             in_member: false,
             member_ended: false,
             at_end: false,
@@ -374,6 +377,7 @@ impl<R: Read> Reader<R> {
         let at = self.buf.len();
         self.current_start = at;
         self.in_member = true;
+        self.started += 1;
         match self.src.next_member() {
             Ok(true) => {}
             Ok(false) => {
@@ -384,7 +388,6 @@ impl<R: Read> Reader<R> {
             Err(f) => return Err(self.damaged(f)),
         }
         self.member_ended = false;
-        self.started += 1;
         let offset = self.src.member_offset();
         if at == 0 {
             self.first_member = offset;
@@ -451,6 +454,7 @@ impl<R: Read> Reader<R> {
             }
         }
         *offset = self.offset_at(self.pos);
+        self.record_member = self.started;
         // (Offsets into `buf` are kept relative to `pos`, the record's first byte, which
         // stays put while the record is read: reading more may move the buffer's contents.)
         self.fill(8)?;
@@ -617,9 +621,13 @@ impl<R: Read> Reader<R> {
 
     /// Reads on in the member that holds the record's last byte (`buf[pos + end - 1]`):
     /// one byte past it, or to the member's end, so that a member's checksum is checked
-    /// before its record is handed out.
+    /// before its record is handed out. A record that ends in a member found damaged
+    /// already (further on) is damaged too.
     fn settle(&mut self, end: usize) -> Result<(), Bad> {
-        while self.buf.len() - self.pos <= end && self.in_member && !self.member_ended {
+        while self.in_member
+            && !self.member_ended
+            && (self.buf.len() - self.pos <= end || self.src.damage_ahead())
+        {
             self.more(end + 1, false)?;
         }
         Ok(())
@@ -632,12 +640,18 @@ impl<R: Read> Reader<R> {
         loop {
             let pos = self.pos;
             let next_start = self.starts.iter().map(|s| s.0).find(|&i| i > pos);
-            let limit = next_start.unwrap_or(self.buf.len());
-            if let Some(i) = memchr::memmem::find(&self.buf[pos..limit], b"\nWARC/1.") {
+            // (A header line may start before a member boundary and go on after it.)
+            let limit = next_start.map_or(self.buf.len(), |s| (s + 7).min(self.buf.len()));
+            if let Some(i) = memchr::memmem::find(&self.buf[pos..limit], b"\nWARC/1.")
+                && next_start.is_none_or(|s| pos + i < s)
+            {
                 self.pos += i + 1;
                 return Ok(());
             }
             if let Some(s) = next_start {
+                if self.buf.len() < s + 7 && self.fill(s + 7 - pos)? {
+                    continue;
+                }
                 self.pos = s;
                 return Ok(());
             }
@@ -739,7 +753,8 @@ impl<R: Read> Iterator for Reader<R> {
                 ),
                 Bad::Format(m) => (!self.recovering, m.clone()),
             };
-            let e = self.error(offset, partial, message);
+            let mut e = self.error(offset, partial, message);
+            let mut report = report;
             self.recovering = true;
             if matches!(bad, Bad::Fault(Fault::Io(_))) {
                 self.done = true;
@@ -748,7 +763,14 @@ impl<R: Read> Iterator for Reader<R> {
                     Ok(()) | Err(Bad::Damage | Bad::Format(_)) => {}
                     Err(Bad::Fault(f)) => {
                         let message = self.fault_message(&f);
-                        self.pending = Some(self.error(self.fault_offset, None, message));
+                        if self.started == self.record_member && !matches!(f, Fault::Io(_)) {
+                            // The damage is in the member the record starts in: it is what
+                            // made the record unreadable.
+                            e.message = message;
+                            report = true;
+                        } else {
+                            self.pending = Some(self.error(self.fault_offset, None, message));
+                        }
                         if matches!(f, Fault::Io(_)) {
                             self.done = true;
                         }

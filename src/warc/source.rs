@@ -174,6 +174,12 @@ impl<R: Read> Source<R> {
         }
     }
 
+    /// Whether damage was found in the current member past the bytes read so far: the
+    /// next read reports it.
+    pub fn damage_ahead(&self) -> bool {
+        self.fault.is_some()
+    }
+
     /// Offset in the (compressed) input where the current member starts.
     pub fn member_offset(&self) -> u64 {
         self.member_offset

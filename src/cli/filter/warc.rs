@@ -74,18 +74,21 @@ pub fn detect(found: &[Found]) -> Result<bool> {
             !io::stdin().is_terminal()
                 && crate::input::stdin_head(7).is_ok_and(|head| crate::warc::looks_like_warc(&head))
         } else {
-            !page_name
-                && crate::input::open(path).is_ok_and(|mut input| {
-                    let mut head = [0u8; 7];
-                    let mut n = 0;
-                    while n < head.len() {
-                        match input.read(&mut head[n..]) {
-                            Ok(0) | Err(_) => break,
-                            Ok(k) => n += k,
+            // NOTE: a file named like a WARC file is one even when its first bytes are
+            // damaged (a first gzip member cut short), so that its other records are read.
+            path.file_name().is_some_and(is_warc)
+                || !page_name
+                    && crate::input::open(path).is_ok_and(|mut input| {
+                        let mut head = [0u8; 7];
+                        let mut n = 0;
+                        while n < head.len() {
+                            match input.read(&mut head[n..]) {
+                                Ok(0) | Err(_) => break,
+                                Ok(k) => n += k,
+                            }
                         }
-                    }
-                    crate::warc::looks_like_warc(&head[..n])
-                })
+                        crate::warc::looks_like_warc(&head[..n])
+                    })
         };
         if is {
             warc.get_or_insert(path);
