@@ -9,9 +9,23 @@
 //! that are not HTML responses come back as a [`Skip`] saying why.
 //!
 //! A record that cannot be read (a truncated or damaged gzip member, a header that is not
-//! WARC, a block cut short) is an `Err` item of the iterator, and the reader goes on at
-//! the next gzip member or the next line that starts with `WARC/1.`: one bad record never
-//! hides the records after it.
+//! WARC, a `Content-Length` that does not match the block, which must be followed by CRLF
+//! CRLF) is one `Err` item of the iterator, and the reader goes on at the first of: the
+//! next line that starts with `WARC/1.` (looked for from the bad record's first byte on,
+//! so that a length too large does not swallow the records it covers) and the next gzip
+//! member. A record may continue from one gzip member into the next; a damaged member
+//! loses only the records whose bytes it holds.
+//!
+//! A record is *well formed* when it starts at the beginning of the file, of a gzip member
+//! or of a line; its header is a `WARC/1.x` line, field lines and an empty line; its
+//! `Content-Length` is a decimal number N, with N bytes of block after the header and then
+//! CRLF CRLF; all its bytes lie in gzip members that are whole (right CRC-32 and length);
+//! and it does not lie inside the claimed extent of an earlier well-formed record. Every
+//! well-formed record comes out exactly once, provided the bytes that are not well-formed
+//! records hold no line starting `WARC/1.` and no gzip member header of their own, and no
+//! block is longer than the cap ([`Reader::max_block`]: past the cap a block is read
+//! past, and the reader cannot look back into it). `tests/warc_framing.rs` and the
+//! `warc_framing` fuzz target check this.
 //!
 //! ```
 //! use std::io::Write;
