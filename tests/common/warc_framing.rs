@@ -280,7 +280,7 @@ pub fn build(input: &[u8]) -> Case {
                 let n = b.below(6);
                 (0..n)
                     .map(|_| {
-                        (usize::from(b.byte()) << 8 | usize::from(b.byte())) % (stream.len() + 1)
+                        ((usize::from(b.byte()) << 8) | usize::from(b.byte())) % (stream.len() + 1)
                     })
                     .collect()
             }
