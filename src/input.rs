@@ -266,6 +266,24 @@ pub fn binary_kind(head: &[u8]) -> Option<&'static str> {
         .map(|&(_, what)| what)
 }
 
+/// A [`binary_kind`] with its article, for messages: `a PNG image`, `an ELF executable`,
+/// `bzip2 data`.
+///
+/// ```
+/// assert_eq!(mainline::input::a_binary_kind("ELF executable"), "an ELF executable");
+/// assert_eq!(mainline::input::a_binary_kind("xz data"), "xz data");
+/// ```
+pub fn a_binary_kind(kind: &str) -> String {
+    if [" data", " media", " audio"]
+        .iter()
+        .any(|w| kind.contains(w))
+    {
+        return kind.to_string();
+    }
+    let vowel = kind.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']);
+    format!("{} {kind}", if vowel { "an" } else { "a" })
+}
+
 /// The longest signature in [`binary_kind`]'s table: how many bytes it needs to decide.
 pub const BINARY_MAGIC_BYTES: usize = 8;
 

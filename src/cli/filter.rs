@@ -1130,16 +1130,18 @@ impl Tally {
         let Some(inputs) = inputs else { return };
         let secs = self.start.elapsed().as_secs_f64();
         let records = if self.records {
+            let n = self.pages + self.bad_records;
             format!(
-                ", {} records ({} with errors)",
-                self.pages + self.bad_records,
+                ", {n} record{} ({} with errors)",
+                if n == 1 { "" } else { "s" },
                 self.bad_records
             )
         } else {
             String::new()
         };
         eprintln!(
-            "mainline: {inputs} files ({} failed){records}, {:.1} MB in {secs:.2} s, {:.1} MB/s",
+            "mainline: {inputs} file{} ({} failed){records}, {:.1} MB in {secs:.2} s, {:.1} MB/s",
+            if inputs == 1 { "" } else { "s" },
             self.failed,
             self.bytes as f64 / 1e6,
             self.bytes as f64 / 1e6 / secs.max(1e-9),
@@ -1165,7 +1167,10 @@ fn read_decoded(path: &Path) -> Result<(String, u64)> {
         max >> 20
     );
     if let Some(kind) = crate::input::binary_kind(&bytes) {
-        anyhow::bail!("not an HTML document: the data looks like a {kind}");
+        anyhow::bail!(
+            "not an HTML document: the data looks like {}",
+            crate::input::a_binary_kind(kind)
+        );
     }
     let encoding = crate::input::sniff(&bytes, true).encoding;
     Ok((encoding.decode(&bytes).0.into_owned(), bytes.len() as u64))

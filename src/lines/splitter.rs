@@ -358,7 +358,10 @@ impl Splitter {
     fn begin(&mut self, head: &[u8], complete: bool) -> Result<()> {
         self.stage = Stage::Failed;
         if let Some(kind) = input::binary_kind(head) {
-            return Err(Error::NotHtml(format!("the data looks like a {kind}")));
+            return Err(Error::NotHtml(format!(
+                "the data looks like {}",
+                input::a_binary_kind(kind)
+            )));
         }
         let sniffed = match self.given {
             Some(encoding) => Sniffed {

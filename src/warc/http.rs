@@ -171,7 +171,7 @@ pub fn html<'a>(record: &'a Record, options: &HtmlOptions) -> Result<Content<'a>
         .split(',')
         .any(|t| t.trim().eq_ignore_ascii_case("chunked"))
     {
-        body = Cow::Owned(dechunk(&body));
+        body = dechunk(&block[end..], cut)?;
     }
     for c in coding.rsplit(',') {
         let c = c.trim().to_ascii_lowercase();
@@ -251,48 +251,79 @@ fn is_html_type(media: &str) -> bool {
     media == "text/html" || media == "application/xhtml+xml"
 }
 
-/// Undoes chunked transfer encoding. Lenient: a payload whose first chunk size is not a
-/// hexadecimal number was stored already decoded and is returned as it is; one that ends
-/// early (a cut record, a broken connection) gives what it has.
-fn dechunk(data: &[u8]) -> Vec<u8> {
+/// Undoes chunked transfer encoding. A payload that does not start with a chunk size but
+/// like an HTML page was stored already decoded (some crawlers keep the header) and is
+/// returned as it is. A payload cut short by the reader's cap (`cut`) gives what it has.
+///
+/// # Errors
+/// A chunk size that is not a hexadecimal number (or does not fit in 64 bits), a chunk
+/// not followed by its line end, a payload that ends before its last (zero-size) chunk.
+fn dechunk(data: &[u8], cut: bool) -> Result<Cow<'_, [u8]>, String> {
+    if !data.first().is_some_and(u8::is_ascii_hexdigit) && looks_like_html(data) {
+        return Ok(Cow::Borrowed(data));
+    }
     let mut out = Vec::with_capacity(data.len());
     let mut rest = data;
-    let mut first = true;
+    let ends_early = |what: &str| format!("bad chunked transfer encoding: the payload ends {what}");
     loop {
         let Some(nl) = memchr::memchr(b'\n', rest) else {
-            if first {
-                return data.to_vec();
+            if cut {
+                break;
             }
-            break;
+            return Err(ends_early(if rest.is_empty() {
+                "without its last (zero-size) chunk"
+            } else {
+                "inside a chunk-size line"
+            }));
         };
-        let line = std::str::from_utf8(&rest[..nl]).unwrap_or("");
-        let size = line.split(';').next().unwrap_or("").trim();
-        let Ok(size) = usize::from_str_radix(size, 16) else {
-            if first {
-                return data.to_vec();
-            }
-            break;
+        let line = &rest[..nl];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let size = line
+            .split(|&b| b == b';')
+            .next()
+            .unwrap_or(b"")
+            .trim_ascii();
+        let parsed =
+            (!size.is_empty() && size.len() <= 16 && size.iter().all(u8::is_ascii_hexdigit))
+                .then(|| std::str::from_utf8(size).ok())
+                .flatten()
+                .and_then(|s| u64::from_str_radix(s, 16).ok());
+        let Some(size) = parsed else {
+            let shown: String = String::from_utf8_lossy(line).chars().take(24).collect();
+            return Err(format!(
+                "bad chunked transfer encoding: the chunk size {shown:?} is not a hexadecimal number of at most 16 digits"
+            ));
         };
-        first = false;
         rest = &rest[nl + 1..];
         if size == 0 {
             break;
         }
-        let n = size.min(rest.len());
-        out.extend_from_slice(&rest[..n]);
-        rest = &rest[n..];
-        if n < size {
-            break;
+        let size = usize::try_from(size).unwrap_or(usize::MAX);
+        if rest.len() < size {
+            if cut {
+                out.extend_from_slice(rest);
+                break;
+            }
+            return Err(ends_early(&format!(
+                "inside a chunk ({} of its {size} bytes)",
+                rest.len()
+            )));
         }
-        // The CRLF after the chunk.
-        let skip = rest
-            .iter()
-            .take(2)
-            .take_while(|b| matches!(b, b'\r' | b'\n'))
-            .count();
-        rest = &rest[skip..];
+        out.extend_from_slice(&rest[..size]);
+        rest = &rest[size..];
+        // The line end after the chunk.
+        if let Some(r) = rest
+            .strip_prefix(b"\r\n")
+            .or_else(|| rest.strip_prefix(b"\n"))
+        {
+            rest = r;
+        } else if !(cut && rest.len() < 2) {
+            return Err(format!(
+                "bad chunked transfer encoding: a chunk of {size} bytes is not followed by a line end"
+            ));
+        }
     }
-    out
+    Ok(Cow::Owned(out))
 }
 
 /// Reads a decoder to its end, up to `max_payload` bytes; also says whether there was
@@ -326,12 +357,15 @@ mod tests {
 
     #[test]
     fn chunked_payloads_are_joined() {
+        let ok = |data: &[u8], cut| dechunk(data, cut).unwrap().into_owned();
         assert_eq!(
-            dechunk(b"5\r\nHello\r\n7;x=y\r\n, world\r\n0\r\n\r\n"),
+            ok(b"5\r\nHello\r\n7;x=y\r\n, world\r\n0\r\n\r\n", false),
             b"Hello, world"
         );
-        assert_eq!(dechunk(b"<html>not chunked"), b"<html>not chunked");
-        assert_eq!(dechunk(b"5\r\nHel"), b"Hel");
+        assert_eq!(ok(b"<html>not chunked", false), b"<html>not chunked");
+        // Cut by the reader's cap: what there is.
+        assert_eq!(ok(b"5\r\nHel", true), b"Hel");
+        assert!(dechunk(b"5\r\nHel", false).is_err());
     }
 
     #[test]

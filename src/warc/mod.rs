@@ -9,9 +9,23 @@
 //! that are not HTML responses come back as a [`Skip`] saying why.
 //!
 //! A record that cannot be read (a truncated or damaged gzip member, a header that is not
-//! WARC, a block cut short) is an `Err` item of the iterator, and the reader goes on at
-//! the next gzip member or the next line that starts with `WARC/1.`: one bad record never
-//! hides the records after it.
+//! WARC, a `Content-Length` that does not match the block, which must be followed by CRLF
+//! CRLF) is one `Err` item of the iterator, and the reader goes on at the first of: the
+//! next line that starts with `WARC/1.` (looked for from the bad record's first byte on,
+//! so that a length too large does not swallow the records it covers) and the next gzip
+//! member. A record may continue from one gzip member into the next; a damaged member
+//! loses only the records whose bytes it holds.
+//!
+//! A record is *well formed* when it starts at the beginning of the file, of a gzip member
+//! or of a line; its header is a `WARC/1.x` line, field lines and an empty line; its
+//! `Content-Length` is a decimal number N, with N bytes of block after the header and then
+//! CRLF CRLF; all its bytes lie in gzip members that are whole (right CRC-32 and length);
+//! and it does not lie inside the claimed extent of an earlier well-formed record. Every
+//! well-formed record comes out exactly once, provided the bytes that are not well-formed
+//! records hold no line starting `WARC/1.` and no gzip member header of their own, and no
+//! block is longer than the cap ([`Reader::max_block`]: past the cap a block is read
+//! past, and the reader cannot look back into it). `tests/warc_framing.rs` and the
+//! `warc_framing` fuzz target check this.
 //!
 //! ```
 //! use std::io::Write;
@@ -190,21 +204,46 @@ impl std::error::Error for RecordError {}
 /// it ends at the end of the input (or after an input error that stops reading).
 pub struct Reader<R> {
     src: Source<R>,
-    /// Decompressed bytes of the current member; `buf[pos..]` is not parsed yet.
+    /// Decompressed bytes; `buf[pos..]` is not parsed yet. They may come from several
+    /// members: a record that a member does not finish continues in the next one.
     buf: Vec<u8>,
     pos: usize,
+    /// The members whose bytes start after `buf[0]`, in order: where in `buf`, and their
+    /// offsets in the file. `buf[0]` belongs to the member at `first_member`.
+    starts: Vec<(usize, u64)>,
+    first_member: u64,
+    /// Where in `buf` the current member's bytes start (0 when before `buf[0]`).
+    current_start: usize,
+    /// Members started so far (or tried: a damaged member header counts), and the count
+    /// when the current record's first byte was read.
+    started: u64,
+    record_member: u64,
     in_member: bool,
     member_ended: bool,
-    /// After damaged data: no error is reported again until a record header is read.
+    /// No member after the current one.
+    at_end: bool,
+    /// Damaged compressed data follows the last byte of `buf`: a record that needs bytes
+    /// past it is broken; reading goes on with the member after the damage.
+    damage_after: bool,
+    /// The offset of the last damaged member.
+    fault_offset: u64,
+    /// After an error: no record error is reported again until a record header is read
+    /// (damaged compressed data is reported all the same).
     recovering: bool,
+    /// Damage met while moving past a bad record, reported after it.
+    pending: Option<RecordError>,
     max_block: usize,
     done: bool,
 }
 
-/// Why a record could not be read: damaged compressed data (move to the next member) or
-/// a record that is not well formed (look for the next record header).
+/// Why a record could not be read.
 enum Bad {
+    /// Damaged compressed data (the source has moved to the next member already), or an
+    /// input error.
     Fault(Fault),
+    /// The record runs into damaged data reported before.
+    Damage,
+    /// The record is not well formed: look for the next record header.
     Format(String),
 }
 
@@ -218,9 +257,18 @@ impl<R: Read> Reader<R> {
             src,
             buf: Vec::new(),
             pos: 0,
+            starts: Vec::new(),
+            first_member: 0,
+            current_start: 0,
+            started: 0,
+            record_member: 0,
             in_member: false,
             member_ended: false,
+            at_end: false,
+            damage_after: false,
+            fault_offset: 0,
             recovering: false,
+            pending: None,
             max_block: DEFAULT_MAX_PAYLOAD,
             done: false,
         }
@@ -264,48 +312,150 @@ impl<R: Read> Reader<R> {
         self.src.position()
     }
 
-    /// Makes sure `buf[pos..]` holds at least `n` bytes, unless the member ends first.
-    /// Returns whether it does.
-    fn fill(&mut self, n: usize) -> Result<bool, Fault> {
+    /// Where the record that starts at `buf[i]` starts in the file: the offset of the
+    /// member its first byte is in (compressed file) or of that byte (plain file).
+    fn offset_at(&self, i: usize) -> u64 {
+        if !self.src.is_gzip() {
+            return self.src.position() - (self.buf.len() - i) as u64;
+        }
+        self.starts
+            .iter()
+            .rev()
+            .find(|s| s.0 <= i)
+            .map_or(self.first_member, |s| s.1)
+    }
+
+    /// The first `n` bytes of `buf` are gone: moves the member starts along.
+    fn rebase(&mut self, n: usize) {
+        let mut first = self.first_member;
+        self.starts.retain_mut(|s| {
+            if s.0 <= n {
+                first = s.1;
+                false
+            } else {
+                s.0 -= n;
+                true
+            }
+        });
+        self.first_member = first;
+        self.current_start = self.current_start.saturating_sub(n);
+    }
+
+    /// Makes sure `buf[pos..]` holds at least `n` bytes, reading on into the next members
+    /// when the current one ends. Returns whether it does (`false` at the end of the input).
+    fn fill(&mut self, n: usize) -> Result<bool, Bad> {
         while self.buf.len() - self.pos < n {
-            if self.member_ended {
+            if !self.more(n, true)? {
                 return Ok(false);
-            }
-            if self.pos > 0 && self.pos >= self.buf.len() / 2 {
-                self.buf.drain(..self.pos);
-                self.pos = 0;
-            }
-            let want = (n - (self.buf.len() - self.pos)).max(READ_BYTES);
-            if self.src.read(&mut self.buf, want)? == 0 {
-                self.member_ended = true;
             }
         }
         Ok(true)
     }
 
-    fn start_member(&mut self) -> Result<bool, Fault> {
-        self.buf.clear();
-        self.pos = 0;
-        self.member_ended = false;
-        let more = self.src.next_member()?;
-        self.in_member = more;
-        if !more {
-            self.done = true;
+    /// Reads more of the current member into `buf` (about what `buf[pos..]` lacks of `n`
+    /// bytes), or, when it has ended and `cross` is set, starts the next member. Returns
+    /// `false` when there is nothing more to read.
+    fn more(&mut self, n: usize, cross: bool) -> Result<bool, Bad> {
+        if self.in_member && !self.member_ended {
+            if self.pos > 0 && self.pos >= self.buf.len() / 2 {
+                let n = self.pos;
+                self.buf.drain(..n);
+                self.pos = 0;
+                self.rebase(n);
+            }
+            let want = n.saturating_sub(self.buf.len() - self.pos).max(READ_BYTES);
+            match self.src.read(&mut self.buf, want) {
+                Ok(0) => self.member_ended = true,
+                Ok(_) => {}
+                Err(f) => return Err(self.damaged(f)),
+            }
+            return Ok(true);
         }
-        Ok(more)
+        if !cross {
+            return Ok(false);
+        }
+        if self.damage_after {
+            if self.pos < self.buf.len() {
+                return Err(Bad::Damage);
+            }
+            self.damage_after = false;
+        }
+        if self.at_end {
+            return Ok(false);
+        }
+        if self.pos == self.buf.len() {
+            self.buf.clear();
+            self.pos = 0;
+            self.starts.clear();
+        }
+        let at = self.buf.len();
+        self.current_start = at;
+        self.in_member = true;
+        self.started += 1;
+        match self.src.next_member() {
+            Ok(true) => {}
+            Ok(false) => {
+                self.in_member = false;
+                self.at_end = true;
+                return Ok(false);
+            }
+            Err(f) => return Err(self.damaged(f)),
+        }
+        self.member_ended = false;
+        let offset = self.src.member_offset();
+        if at == 0 {
+            self.first_member = offset;
+        } else {
+            self.starts.push((at, offset));
+        }
+        Ok(true)
     }
 
-    /// Reads the next record of the current member; `Ok(None)` when the member holds no
-    /// more.
+    /// Damaged compressed data (or an input error): what the damaged member gave after
+    /// `pos` is dropped, and the source moves on to the next member, to be read once
+    /// `buf` is parsed to its end.
+    fn damaged(&mut self, f: Fault) -> Bad {
+        self.fault_offset = self.src.member_offset();
+        self.in_member = false;
+        match &f {
+            Fault::Io(_) => self.at_end = true,
+            Fault::Corrupt(_) => {
+                let cut = self.current_start.max(self.pos);
+                self.buf.truncate(cut);
+                self.starts.retain(|s| s.0 < cut);
+                self.damage_after = true;
+                if !matches!(self.src.resync(), Ok(true)) {
+                    self.at_end = true;
+                }
+            }
+        }
+        Bad::Fault(f)
+    }
+
+    /// As [`Reader::fill`], for a record whose first bytes are no longer in `buf`.
+    fn fill_on(&mut self, n: usize) -> Result<bool, Bad> {
+        if self.buf.len() - self.pos < n && self.damage_after {
+            return Err(Bad::Damage);
+        }
+        self.fill(n)
+    }
+
+    /// Reads the next record; `Ok(None)` at the end of the input.
     fn record(
         &mut self,
         offset: &mut u64,
         partial: &mut Option<Record>,
     ) -> Result<Option<Record>, Bad> {
-        // Records are separated by CRLF CRLF; be lenient about how many.
+        // Records are separated by CRLF CRLF (checked after each block); be lenient about
+        // white space before a record.
         loop {
-            if !self.fill(1).map_err(Bad::Fault)? {
-                return Ok(None);
+            match self.fill(1) {
+                Ok(true) => {}
+                Ok(false) => return Ok(None),
+                Err(e) => {
+                    *offset = self.fault_offset;
+                    return Err(e);
+                }
             }
             let rest = &self.buf[self.pos..];
             let ws = rest
@@ -317,12 +467,11 @@ impl<R: Read> Reader<R> {
                 break;
             }
         }
-        *offset = if self.src.is_gzip() {
-            self.src.member_offset()
-        } else {
-            self.src.position() - (self.buf.len() - self.pos) as u64
-        };
-        self.fill(8).map_err(Bad::Fault)?;
+        *offset = self.offset_at(self.pos);
+        self.record_member = self.started;
+        // (Offsets into `buf` are kept relative to `pos`, the record's first byte, which
+        // stays put while the record is read: reading more may move the buffer's contents.)
+        self.fill(8)?;
         if !self.buf[self.pos..].starts_with(b"WARC/") {
             let head = &self.buf[self.pos..(self.pos + 16).min(self.buf.len())];
             return Err(Bad::Format(format!(
@@ -351,10 +500,8 @@ impl<R: Read> Reader<R> {
                 )));
             }
             let have = rest.len();
-            if !self.fill(have + 1).map_err(Bad::Fault)? {
-                return Err(Bad::Format(
-                    "the member ends inside the record header".into(),
-                ));
+            if !self.fill(have + 1)? {
+                return Err(Bad::Format("the file ends inside the record header".into()));
             }
         };
         let head = &self.buf[self.pos..self.pos + end];
@@ -380,7 +527,6 @@ impl<R: Read> Reader<R> {
                 headers.push((k.trim().to_string(), v.trim().to_string()));
             }
         }
-        self.pos += end;
         self.recovering = false;
         let mut record = Record {
             version,
@@ -390,9 +536,9 @@ impl<R: Read> Reader<R> {
             length: 0,
             offset: *offset,
         };
-        let length = match record.header("Content-Length").map(|v| v.parse::<u64>()) {
-            Some(Ok(n)) => n,
-            Some(Err(_)) => {
+        let length = match record.header("Content-Length") {
+            Some(v) if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => v.parse::<u64>(),
+            Some(_) => {
                 *partial = Some(record);
                 return Err(Bad::Format("Content-Length is not a number".into()));
             }
@@ -401,105 +547,142 @@ impl<R: Read> Reader<R> {
                 return Err(Bad::Format("the record has no Content-Length".into()));
             }
         };
+        let Ok(length) = length else {
+            *partial = Some(record);
+            return Err(Bad::Format("Content-Length is too large".into()));
+        };
         record.length = length;
         let keep = usize::try_from(length)
             .unwrap_or(usize::MAX)
             .min(self.max_block);
-        let have = self.buf.len() - self.pos;
-        if keep as u64 == length && have >= keep && have - keep <= TAIL_BYTES {
-            // The whole block is in the buffer, and little after it: the buffer becomes
-            // the record's, and what follows the block starts a new one.
-            let end = self.pos + keep;
-            let tail = self.buf[end..].to_vec();
-            let mut data = std::mem::replace(&mut self.buf, tail);
-            data.truncate(end);
-            record.data = data;
-            record.start = self.pos;
-            self.pos = 0;
-            return self.after_block(record, partial).map(Some);
-        }
-        let mut block = Vec::with_capacity(keep.min(self.buf.len() - self.pos));
-        let mut left = length;
-        // Bytes already decompressed first, then straight from the source.
-        let take = (self.buf.len() - self.pos).min(keep);
-        block.extend_from_slice(&self.buf[self.pos..self.pos + take]);
-        self.pos += take;
-        left -= take as u64;
-        let result = (|| -> Result<bool, Fault> {
-            while block.len() < keep {
-                if self.member_ended {
-                    return Ok(false);
-                }
-                let want = keep - block.len();
-                block.reserve_exact(want);
-                if self.src.read(&mut block, want)? == 0 {
-                    self.member_ended = true;
-                    return Ok(false);
-                }
-                if block.len() > keep {
-                    // Inflate may give more than asked: the excess belongs after the block.
-                    self.buf.clear();
-                    self.pos = 0;
-                    self.buf.extend_from_slice(&block[keep..]);
-                    block.truncate(keep);
-                }
-            }
-            left = length - block.len() as u64;
-            // Past the cap: read through the rest of the block.
-            while left > 0 {
-                if !self.fill(1)? {
-                    return Ok(false);
-                }
-                let n = ((self.buf.len() - self.pos) as u64).min(left) as usize;
-                self.pos += n;
-                left -= n as u64;
-            }
-            Ok(true)
-        })();
-        let got = length - left;
-        record.data = block;
+        let result = if keep as u64 == length {
+            self.whole_block(&mut record, end, keep)
+        } else {
+            self.cut_block(&mut record, end, keep)
+        };
         match result {
-            Ok(true) => {}
-            Ok(false) => {
+            Ok(()) => Ok(Some(record)),
+            Err(e) => {
                 *partial = Some(record);
-                return Err(Bad::Format(format!(
-                    "truncated record: the block ends after {got} of {length} bytes"
-                )));
-            }
-            Err(f) => {
-                *partial = Some(record);
-                return Err(Bad::Fault(f));
-            }
-        }
-        self.after_block(record, partial).map(Some)
-    }
-
-    /// Reads past the CRLF CRLF after a record's block, then at least one more byte or
-    /// to the member's end, so that a member's checksum is checked before its record is
-    /// handed out.
-    fn after_block(&mut self, record: Record, partial: &mut Option<Record>) -> Result<Record, Bad> {
-        match self.fill(5) {
-            Ok(_) => Ok(record),
-            Err(f) => {
-                *partial = Some(record);
-                Err(Bad::Fault(f))
+                Err(e)
             }
         }
     }
 
-    /// Moves past a record that is not well formed: to the next line starting with
-    /// `WARC/1.` in the current member, else to the next member.
-    fn skip_to_next_header(&mut self) -> Result<(), Fault> {
+    /// Reads a block kept whole: `keep` bytes after the header's `end`, then the CRLF CRLF
+    /// that ends the record. The bytes stay in `buf` until then, so that a record whose
+    /// block is not where its `Content-Length` says is looked through for the next record.
+    fn whole_block(&mut self, record: &mut Record, end: usize, keep: usize) -> Result<(), Bad> {
+        let block_end = end.saturating_add(keep);
+        let need = block_end.saturating_add(4);
+        if !self.fill(need)? {
+            let got = (self.buf.len() - self.pos - end).min(keep);
+            return Err(Bad::Format(cut_short(got as u64, record.length)));
+        }
+        if &self.buf[self.pos + block_end..self.pos + need] != b"\r\n\r\n" {
+            return Err(Bad::Format(not_followed(record.length)));
+        }
+        self.settle(need)?;
+        let have = self.buf.len() - self.pos;
+        if have - need <= TAIL_BYTES {
+            // Little after the record: the buffer becomes the record's, and what follows
+            // the record starts a new one.
+            let start = self.pos + end;
+            let tail = self.buf[self.pos + need..].to_vec();
+            let mut data = std::mem::replace(&mut self.buf, tail);
+            data.truncate(start + keep);
+            record.data = data;
+            record.start = start;
+            let n = self.pos + need;
+            self.pos = 0;
+            self.rebase(n);
+        } else {
+            record.data = self.buf[self.pos + end..self.pos + block_end].to_vec();
+            self.pos += need;
+        }
+        Ok(())
+    }
+
+    /// Reads a block longer than the cap: its first `keep` bytes, then past the rest, then
+    /// the CRLF CRLF that ends the record.
+    fn cut_block(&mut self, record: &mut Record, end: usize, keep: usize) -> Result<(), Bad> {
+        let length = record.length;
+        if !self.fill(end + keep)? {
+            let got = self.buf.len() - self.pos - end;
+            return Err(Bad::Format(cut_short(got as u64, length)));
+        }
+        record.data = self.buf[self.pos + end..self.pos + end + keep].to_vec();
+        self.pos += end + keep;
+        let mut left = length - keep as u64;
+        while left > 0 {
+            if self.pos == self.buf.len() && !self.fill_on(1)? {
+                return Err(Bad::Format(cut_short(length - left, length)));
+            }
+            let n = ((self.buf.len() - self.pos) as u64).min(left) as usize;
+            self.pos += n;
+            left -= n as u64;
+        }
+        if !self.fill_on(4)? {
+            return Err(Bad::Format(cut_short(length, length)));
+        }
+        if &self.buf[self.pos..self.pos + 4] != b"\r\n\r\n" {
+            return Err(Bad::Format(not_followed(length)));
+        }
+        self.settle(4)?;
+        self.pos += 4;
+        Ok(())
+    }
+
+    /// Reads on in the member that holds the record's last byte (`buf[pos + end - 1]`):
+    /// one byte past it, or to the member's end, so that a member's checksum is checked
+    /// before its record is handed out. A record that ends in a member found damaged
+    /// already (further on) is damaged too.
+    fn settle(&mut self, end: usize) -> Result<(), Bad> {
+        while self.in_member
+            && !self.member_ended
+            && (self.buf.len() - self.pos <= end || self.src.damage_ahead())
+        {
+            self.more(end + 1, false)?;
+        }
+        Ok(())
+    }
+
+    /// Moves past a record that is not well formed, to the first of: the next line that
+    /// starts with `WARC/1.` after its first byte, the next gzip member, the member after
+    /// damaged data.
+    fn skip_to_next_header(&mut self) -> Result<(), Bad> {
         loop {
-            let rest = &self.buf[self.pos..];
-            if let Some(i) = memchr::memmem::find(rest, b"\nWARC/1.") {
+            let pos = self.pos;
+            let next_start = self.starts.iter().map(|s| s.0).find(|&i| i > pos);
+            // (A header line may start before a member boundary and go on after it.)
+            let limit = next_start.map_or(self.buf.len(), |s| (s + 7).min(self.buf.len()));
+            if let Some(i) = memchr::memmem::find(&self.buf[pos..limit], b"\nWARC/1.")
+                && next_start.is_none_or(|s| pos + i < s)
+            {
                 self.pos += i + 1;
                 return Ok(());
             }
-            self.pos = self.buf.len().saturating_sub(7).max(self.pos);
+            if let Some(s) = next_start {
+                if self.buf.len() < s + 7 && self.fill(s + 7 - pos)? {
+                    continue;
+                }
+                self.pos = s;
+                return Ok(());
+            }
+            if self.damage_after {
+                self.pos = self.buf.len();
+                return Ok(());
+            }
+            // Keep the last bytes, which may begin a header line.
+            self.pos = self.buf.len().saturating_sub(7).max(pos);
             let have = self.buf.len() - self.pos;
+            let started = self.started;
             if !self.fill(have + 1)? {
-                self.in_member = false;
+                self.pos = self.buf.len();
+                return Ok(());
+            }
+            if have == 0 && self.started != started {
+                // A new member, starting at `pos`.
                 return Ok(());
             }
         }
@@ -520,6 +703,36 @@ impl<R: Read> Reader<R> {
             message,
         }
     }
+
+    /// What to say of damaged compressed data or an input error.
+    fn fault_message(&self, f: &Fault) -> String {
+        match f {
+            Fault::Io(e) => format!("reading the file failed: {e}"),
+            Fault::Corrupt(m) => {
+                format!(
+                    "corrupt gzip data in the member at offset {}: {m}",
+                    self.fault_offset
+                )
+            }
+        }
+    }
+}
+
+/// The error of a record whose block ends early.
+fn cut_short(got: u64, length: u64) -> String {
+    if got < length {
+        format!("truncated record: the file ends after {got} of the {length} bytes of its block")
+    } else {
+        "truncated record: the file ends before the CRLF CRLF that ends it".into()
+    }
+}
+
+/// The error of a record whose block is not followed by CRLF CRLF.
+fn not_followed(length: u64) -> String {
+    format!(
+        "the record's block is not followed by CRLF CRLF: its Content-Length ({length}) \
+         does not match the block"
+    )
 }
 
 impl<R: Read> Iterator for Reader<R> {
@@ -527,72 +740,61 @@ impl<R: Read> Iterator for Reader<R> {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
+            if let Some(e) = self.pending.take() {
+                return Some(Err(e));
+            }
             if self.done {
                 return None;
             }
-            if !self.in_member {
-                let offset = self.src.position();
-                match self.start_member() {
-                    Ok(true) => {}
-                    Ok(false) => return None,
-                    Err(f) => {
-                        let report = !self.recovering;
-                        let e = self.after_fault(offset, None, f);
-                        if report {
-                            return Some(Err(e));
-                        }
-                        continue;
-                    }
-                }
-            }
-            let mut offset = self.src.member_offset();
+            let mut offset = self.fault_offset;
             let mut partial = None;
-            match self.record(&mut offset, &mut partial) {
+            let bad = match self.record(&mut offset, &mut partial) {
                 Ok(Some(r)) => return Some(Ok(r)),
                 Ok(None) => {
-                    self.in_member = false;
+                    self.done = true;
+                    return None;
                 }
-                Err(Bad::Fault(f)) => {
-                    let report = !self.recovering || partial.is_some();
-                    let e = self.after_fault(offset, partial, f);
-                    if report {
-                        return Some(Err(e));
-                    }
-                }
-                Err(Bad::Format(message)) => {
-                    let report = !self.recovering;
-                    let e = self.error(offset, partial, message);
-                    self.recovering = true;
-                    if let Err(f) = self.skip_to_next_header() {
-                        self.after_fault(offset, None, f);
-                    }
-                    if report {
-                        return Some(Err(e));
+                Err(bad) => bad,
+            };
+            let (report, message) = match &bad {
+                Bad::Fault(f) => (true, self.fault_message(f)),
+                Bad::Damage => (
+                    !self.recovering,
+                    format!(
+                        "the record runs into the damaged gzip member at offset {}",
+                        self.fault_offset
+                    ),
+                ),
+                Bad::Format(m) => (!self.recovering, m.clone()),
+            };
+            let mut e = self.error(offset, partial, message);
+            let mut report = report;
+            self.recovering = true;
+            if matches!(bad, Bad::Fault(Fault::Io(_))) {
+                self.done = true;
+            } else {
+                match self.skip_to_next_header() {
+                    Ok(()) | Err(Bad::Damage | Bad::Format(_)) => {}
+                    Err(Bad::Fault(f)) => {
+                        let message = self.fault_message(&f);
+                        if self.started == self.record_member && !matches!(f, Fault::Io(_)) {
+                            // The damage is in the member the record starts in: it is what
+                            // made the record unreadable.
+                            e.message = message;
+                            report = true;
+                        } else {
+                            self.pending = Some(self.error(self.fault_offset, None, message));
+                        }
+                        if matches!(f, Fault::Io(_)) {
+                            self.done = true;
+                        }
                     }
                 }
             }
-        }
-    }
-}
-
-impl<R: Read> Reader<R> {
-    /// Handles damaged compressed data or an input error: the error to report, after
-    /// moving to the next member (or ending, for an input error).
-    fn after_fault(&mut self, offset: u64, partial: Option<Record>, f: Fault) -> RecordError {
-        let e = self.error(offset, partial, f.to_string());
-        self.in_member = false;
-        match f {
-            Fault::Io(_) => self.done = true,
-            Fault::Corrupt(_) => {
-                self.recovering = true;
-                match self.src.resync() {
-                    Ok(true) => {}
-                    Ok(false) => self.done = true,
-                    Err(_) => self.done = true,
-                }
+            if report {
+                return Some(Err(e));
             }
         }
-        e
     }
 }
 

@@ -174,6 +174,12 @@ impl<R: Read> Source<R> {
         }
     }
 
+    /// Whether damage was found in the current member past the bytes read so far: the
+    /// next read reports it.
+    pub fn damage_ahead(&self) -> bool {
+        self.fault.is_some()
+    }
+
     /// Offset in the (compressed) input where the current member starts.
     pub fn member_offset(&self) -> u64 {
         self.member_offset
@@ -269,7 +275,7 @@ impl<R: Read> Source<R> {
                 Ok(Some(n)) => break n,
                 Ok(None) if self.eof => {
                     return Err(Fault::Corrupt(
-                        "the file ends inside a member header".into(),
+                        "the file ends inside its header (it is cut short)".into(),
                     ));
                 }
                 Ok(None) => self.refill().map_err(Fault::Io)?,
@@ -414,7 +420,7 @@ impl<R: Read> Source<R> {
                 .decompress_vec(&self.buf[self.pos..], out, flush)
                 .map_err(|e| {
                     self.state = State::Broken;
-                    Fault::Corrupt(e.to_string())
+                    Fault::Corrupt(inflate_error(&e))
                 })?;
             self.pos += (self.inflate.total_in() - in_before) as usize;
             let produced = (self.inflate.total_out() - out_before) as usize;
@@ -432,7 +438,9 @@ impl<R: Read> Source<R> {
             }
             if produced == 0 && self.pos == self.buf.len() && self.eof {
                 self.state = State::Broken;
-                return Err(Fault::Corrupt("the file ends inside a member".into()));
+                return Err(Fault::Corrupt(
+                    "the file ends inside it (it is cut short)".into(),
+                ));
             }
         }
     }
@@ -443,17 +451,18 @@ impl<R: Read> Source<R> {
             self.refill().map_err(Fault::Io)?;
         }
         self.state = State::Broken;
-        let t = self
-            .buf
-            .get(self.pos..self.pos + 8)
-            .ok_or_else(|| Fault::Corrupt("the file ends inside a member trailer".into()))?;
+        let t = self.buf.get(self.pos..self.pos + 8).ok_or_else(|| {
+            Fault::Corrupt("the file ends inside its trailer (it is cut short)".into())
+        })?;
         let crc = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
         let size = u32::from_le_bytes([t[4], t[5], t[6], t[7]]);
         if crc != self.crc.sum() {
-            return Err(Fault::Corrupt("checksum mismatch".into()));
+            return Err(Fault::Corrupt("its CRC-32 does not match the data".into()));
         }
         if size != self.crc.amount() {
-            return Err(Fault::Corrupt("length mismatch".into()));
+            return Err(Fault::Corrupt(
+                "its length field does not match the data".into(),
+            ));
         }
         self.pos += 8;
         self.state = State::Ended;
@@ -503,6 +512,20 @@ impl<R: Read> Source<R> {
     }
 }
 
+/// What inflate's error says, without its prefix: the deflate data is invalid, and how.
+fn inflate_error(e: &flate2::DecompressError) -> String {
+    let m = e.to_string();
+    let m = m
+        .strip_prefix("deflate decompression error: ")
+        .unwrap_or(&m);
+    // NOTE: zlib-rs reports some damage (a member cut short and run on into the next
+    // member's bytes, say) as "repeated call with bad state", which says nothing of it.
+    if m.is_empty() || m.contains("bad state") {
+        return "its compressed data is invalid".into();
+    }
+    format!("its compressed data is invalid ({m})")
+}
+
 /// Where the first plausible gzip member header in `hay` starts (magic bytes, deflate,
 /// no reserved flags, and room for the rest of the fixed header).
 fn find_member(hay: &[u8]) -> Option<usize> {
@@ -516,20 +539,20 @@ fn find_member(hay: &[u8]) -> Option<usize> {
 fn gzip_header(b: &[u8]) -> Result<Option<usize>, &'static str> {
     if b.len() < 10 {
         return if b.len() >= 2 && !b.starts_with(&[0x1f, 0x8b]) {
-            Err("not a gzip member (wrong magic bytes)")
+            Err("it does not start with the gzip magic bytes")
         } else {
             Ok(None)
         };
     }
     if b[0] != 0x1f || b[1] != 0x8b {
-        return Err("not a gzip member (wrong magic bytes)");
+        return Err("it does not start with the gzip magic bytes");
     }
     if b[2] != 8 {
-        return Err("unknown compression method");
+        return Err("its compression method is not deflate");
     }
     let flags = b[3];
     if flags & 0xe0 != 0 {
-        return Err("reserved header flags set");
+        return Err("its header sets reserved flags");
     }
     let mut n = 10;
     if flags & 0x04 != 0 {
@@ -542,7 +565,7 @@ fn gzip_header(b: &[u8]) -> Result<Option<usize>, &'static str> {
         if flags & bit != 0 {
             match memchr::memchr(0, b.get(n..).unwrap_or(&[])) {
                 Some(z) => n += z + 1,
-                None if b.len() > MAX_GZIP_HEADER => return Err("member header too long"),
+                None if b.len() > MAX_GZIP_HEADER => return Err("its header is too long"),
                 None => return Ok(None),
             }
         }
@@ -551,7 +574,7 @@ fn gzip_header(b: &[u8]) -> Result<Option<usize>, &'static str> {
         n += 2;
     }
     if n > MAX_GZIP_HEADER {
-        return Err("member header too long");
+        return Err("its header is too long");
     }
     Ok((b.len() >= n).then_some(n))
 }

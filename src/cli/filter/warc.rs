@@ -74,18 +74,21 @@ pub fn detect(found: &[Found]) -> Result<bool> {
             !io::stdin().is_terminal()
                 && crate::input::stdin_head(7).is_ok_and(|head| crate::warc::looks_like_warc(&head))
         } else {
-            !page_name
-                && crate::input::open(path).is_ok_and(|mut input| {
-                    let mut head = [0u8; 7];
-                    let mut n = 0;
-                    while n < head.len() {
-                        match input.read(&mut head[n..]) {
-                            Ok(0) | Err(_) => break,
-                            Ok(k) => n += k,
+            // NOTE: a file named like a WARC file is one even when its first bytes are
+            // damaged (a first gzip member cut short), so that its other records are read.
+            path.file_name().is_some_and(is_warc)
+                || !page_name
+                    && crate::input::open(path).is_ok_and(|mut input| {
+                        let mut head = [0u8; 7];
+                        let mut n = 0;
+                        while n < head.len() {
+                            match input.read(&mut head[n..]) {
+                                Ok(0) | Err(_) => break,
+                                Ok(k) => n += k,
+                            }
                         }
-                    }
-                    crate::warc::looks_like_warc(&head[..n])
-                })
+                        crate::warc::looks_like_warc(&head[..n])
+                    })
         };
         if is {
             warc.get_or_insert(path);
@@ -600,14 +603,17 @@ impl Tally {
             .map(|(k, v)| format!("{v} {k}"))
             .collect();
         let per = |b: u64| b as f64 / 1e6 / secs.max(1e-9);
+        let s = |n: u64| if n == 1 { "" } else { "s" };
         eprintln!(
-            "mainline: {} WARC file{} ({} failed), {} HTML records, {} records with errors, {skipped} skipped{}, \
+            "mainline: {} WARC file{} ({} failed), {} HTML record{}, {} record{} with errors, {skipped} skipped{}, \
              {:.1} MB read, {:.1} MB of HTML in {secs:.2} s, {:.1} MB/s read, {:.1} MB/s of HTML",
             self.inputs.len(),
-            if self.inputs.len() == 1 { "" } else { "s" },
+            s(self.inputs.len() as u64),
             self.failed,
             self.pages,
+            s(self.pages),
             self.bad_records,
+            s(self.bad_records),
             if kinds.is_empty() {
                 String::new()
             } else {
