@@ -85,13 +85,33 @@ struct Table {
     indent: usize,
 }
 
+/// A code block being held: its lines are written once the `<pre>` ends, inside a fence of
+/// more backticks than any run in them.
+#[derive(Debug, Default)]
+struct Code {
+    id: u32,
+    /// What precedes the opening fence on its line (quote markers, indentation, an item's
+    /// marker) and the info string.
+    open: String,
+    info: String,
+    /// The lines, each with its prefix.
+    body: String,
+    lines: usize,
+    /// The longest run of backticks in the text.
+    run: usize,
+    quote: u8,
+    /// Indentation of the lines and of the closing fence.
+    lead: usize,
+}
+
 /// Streaming Markdown renderer. See the [module documentation](self).
 #[derive(Debug, Default)]
 pub struct Renderer {
     opts: Options,
     prev: Option<Prev>,
-    /// An open code fence: the block's id and the fence.
-    fence: Option<(u32, String)>,
+    /// A code block being held until its `<pre>` ends (its fence must be longer than any
+    /// backtick run inside).
+    code: Option<Code>,
     table: Option<Table>,
     /// Marker widths of the last items at each list depth.
     widths: Vec<usize>,
@@ -131,8 +151,8 @@ impl Renderer {
         } else {
             Kind::Para
         };
-        if let Some((id, _)) = &self.fence {
-            if kind != Kind::Code(*id) {
+        if let Some(c) = &self.code {
+            if kind != Kind::Code(c.id) || c.lines >= MAX_TABLE_LINES {
                 self.close_fence(out);
             }
         }
@@ -197,25 +217,35 @@ impl Renderer {
         }
         match kind {
             Kind::Code(id) => {
-                if self.fence.is_none() {
-                    let pre = st.pre.as_ref().expect("code lines are in a pre");
-                    let fence = "```".to_string();
-                    push_prefix(out, quote, indent, &marker);
-                    out.push_str(&fence);
-                    out.push_str(pre.language.as_deref().unwrap_or(""));
-                    out.push('\n');
-                    self.fence = Some((id, fence));
-                } else if let Some(pre) = &st.pre {
-                    for _ in 0..pre.blank_lines_before.min(1024) {
-                        push_prefix(out, quote, indent + marker.len(), "");
-                        trim_end_spaces(out);
-                        out.push('\n');
-                    }
-                }
+                let pre = st.pre.as_ref().expect("code lines are in a pre");
                 let lead = indent + marker.len();
-                push_prefix(out, quote, lead, "");
-                out.push_str(&line.text);
-                out.push('\n');
+                let code = match &mut self.code {
+                    Some(c) => {
+                        for _ in 0..pre.blank_lines_before.min(1024) {
+                            push_prefix(&mut c.body, quote, lead, "");
+                            trim_end_spaces(&mut c.body);
+                            c.body.push('\n');
+                        }
+                        c
+                    }
+                    None => {
+                        let mut open = String::new();
+                        push_prefix(&mut open, quote, indent, &marker);
+                        self.code.insert(Code {
+                            id,
+                            open,
+                            info: pre.language.as_deref().unwrap_or("").to_string(),
+                            quote,
+                            lead,
+                            ..Code::default()
+                        })
+                    }
+                };
+                push_prefix(&mut code.body, quote, lead, "");
+                code.body.push_str(&line.text);
+                code.body.push('\n');
+                code.lines += 1;
+                code.run = code.run.max(longest_run(&line.text, '`'));
             }
             Kind::Cell(id) => {
                 let cell = st.cell.as_ref().expect("cell lines are in a cell");
@@ -272,12 +302,21 @@ impl Renderer {
     }
 
     fn close_fence(&mut self, out: &mut String) {
-        if let Some((_, fence)) = self.fence.take() {
-            let (quote, indent) = self
-                .prev
-                .map_or((0, 0), |p| (p.quote, p.item.map_or(0, |i| i.1)));
-            push_prefix(out, quote, indent, "");
-            out.push_str(&fence);
+        if let Some(c) = self.code.take() {
+            // CommonMark closes a fence only at a run of at least its length: a fence
+            // longer than every run inside holds any text.
+            let ticks = c.run.max(2) + 1;
+            out.push_str(&c.open);
+            for _ in 0..ticks {
+                out.push('`');
+            }
+            out.push_str(&c.info);
+            out.push('\n');
+            out.push_str(&c.body);
+            push_prefix(out, c.quote, c.lead, "");
+            for _ in 0..ticks {
+                out.push('`');
+            }
             out.push('\n');
         }
     }
@@ -416,14 +455,22 @@ fn inline(text: &str, spans: &[Span], opts: &Options, table: bool, out: &mut Str
     let mut chosen: Vec<(usize, usize, &Span)> = Vec::new();
     for sp in spans {
         let wanted = match &sp.kind {
-            SpanKind::Link { href } => opts.links && link_target(href, opts).is_some(),
-            SpanKind::Image { .. } => opts.images,
+            SpanKind::Link { href } => {
+                opts.links && link_target(href, opts, Target::Link).is_some()
+            }
+            SpanKind::Image { src, .. } => {
+                opts.images && link_target(src, opts, Target::Image).is_some()
+            }
             _ => true,
         };
         if !wanted {
             continue;
         }
-        let (s, e) = (sp.start as usize, sp.end as usize);
+        let (mut s, mut e) = (sp.start as usize, sp.end as usize);
+        if matches!(sp.kind, SpanKind::Image { .. }) && s == text.len() + 1 {
+            // An image after the line's last word and white space.
+            (s, e) = (text.len(), text.len());
+        }
         if e > text.len() || !text.is_char_boundary(s) || !text.is_char_boundary(e) {
             continue;
         }
@@ -472,13 +519,32 @@ fn inline(text: &str, spans: &[Span], opts: &Options, table: bool, out: &mut Str
             pos = at;
         }
         match (&sp.kind, is_end) {
-            (SpanKind::Image { alt, src }, false) => {
-                if let Some(target) = link_target(src, opts).or_else(|| Some(src.to_string())) {
-                    out.push_str("![");
-                    escape(alt, table, out);
-                    out.push_str("](");
-                    push_target(out, &target);
-                    out.push(')');
+            (
+                SpanKind::Image {
+                    alt,
+                    src,
+                    space_after,
+                },
+                false,
+            ) => {
+                let target = link_target(src, opts, Target::Image).unwrap_or_default();
+                if sp.start as usize > text.len() {
+                    out.push(' ');
+                }
+                out.push_str("![");
+                // The alt text is inline text: its white space collapsed (a newline
+                // would end the line and could start a block).
+                for (i, word) in alt.split_whitespace().enumerate() {
+                    if i > 0 {
+                        out.push(' ');
+                    }
+                    escape(word, table, out);
+                }
+                out.push_str("](");
+                push_target(out, &target);
+                out.push(')');
+                if *space_after && text[s..].chars().next().is_some_and(|c| !c.is_whitespace()) {
+                    out.push(' ');
                 }
             }
             (SpanKind::Image { .. }, true) => {}
@@ -510,10 +576,19 @@ fn inline(text: &str, spans: &[Span], opts: &Options, table: bool, out: &mut Str
             (SpanKind::Code, true) => in_code = false,
             (SpanKind::Emphasis, _) => out.push('*'),
             (SpanKind::Strong, _) => out.push_str("**"),
-            (SpanKind::Link { .. }, false) => out.push('['),
+            (SpanKind::Link { .. }, false) => {
+                // `!` right before it would make the link an image.
+                if out.ends_with('!') {
+                    out.insert(out.len() - 1, '\\');
+                }
+                out.push('[');
+            }
             (SpanKind::Link { href }, true) => {
                 out.push_str("](");
-                push_target(out, &link_target(href, opts).unwrap_or_default());
+                push_target(
+                    out,
+                    &link_target(href, opts, Target::Link).unwrap_or_default(),
+                );
                 out.push(')');
             }
         }
@@ -524,42 +599,135 @@ fn inline(text: &str, spans: &[Span], opts: &Options, table: bool, out: &mut Str
 }
 
 /// The URL a page's links resolve against: its `<base href>` (itself resolved against the
-/// page's URL), else the page's URL.
+/// page's URL), else the page's URL. A base whose scheme is not `http` or `https` is
+/// ignored, so that relative links cannot resolve to a script.
 pub(crate) fn base_url(page: Option<&str>, base_href: Option<&str>) -> Option<String> {
-    match (base_href, page) {
-        (Some(b), Some(u)) => resolve(u, b).or_else(|| Some(u.to_string())),
-        (Some(b), None) => Some(b.to_string()),
-        (None, u) => u.map(str::to_string),
-    }
+    let web = |u: &String| matches!(scheme(u).as_deref(), Some("http" | "https"));
+    let page = page.map(|u| clean_url(u).into_owned());
+    let base = base_href
+        .map(|b| clean_url(b).into_owned())
+        .and_then(|b| match &page {
+            Some(u) => resolve(u, &b).or_else(|| Some(u.clone())),
+            None => Some(b),
+        });
+    base.filter(web).or(page)
+}
+
+/// What a URL is the target of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Target {
+    Link,
+    Image,
 }
 
 /// The target of a link or image: absolute against the base URL when there is one; `None`
-/// for links that go nowhere (`#…` fragments, `javascript:`).
-fn link_target(href: &str, opts: &Options) -> Option<String> {
-    let href = href.trim();
-    if href.is_empty()
-        || href.starts_with('#')
-        || href
-            .get(..11)
-            .is_some_and(|s| s.eq_ignore_ascii_case("javascript:"))
-    {
+/// for links that go nowhere (`#…` fragments) and for URLs outside the allow-list
+/// ([`allowed`]).
+fn link_target(href: &str, opts: &Options, what: Target) -> Option<String> {
+    let href = clean_url(href);
+    if href.is_empty() || what == Target::Link && href.starts_with('#') {
         return None;
     }
-    Some(
-        opts.base
+    let target = match scheme(&href) {
+        Some(_) => href.into_owned(),
+        None => opts
+            .base
             .as_deref()
-            .and_then(|b| resolve(b, href))
-            .unwrap_or_else(|| href.to_string()),
-    )
+            .and_then(|b| resolve(b, &href))
+            .unwrap_or_else(|| href.into_owned()),
+    };
+    allowed(&target, what).then_some(target)
 }
 
-fn push_target(out: &mut String, target: &str) {
-    if target.contains([' ', '(', ')', '<', '>']) {
-        out.push('<');
-        out.push_str(&target.replace('<', "%3C").replace('>', "%3E"));
-        out.push('>');
+/// A URL as the URL standard reads it: without leading and trailing C0 controls and
+/// spaces, and without the tabs and newlines it removes wherever they are
+/// (`java&#9;script:` is `javascript:` to a browser).
+fn clean_url(url: &str) -> std::borrow::Cow<'_, str> {
+    let url = url.trim_matches(|c: char| c <= ' ');
+    if url.contains(['\t', '\n', '\r']) {
+        url.replace(['\t', '\n', '\r'], "").into()
     } else {
-        out.push_str(target);
+        url.into()
+    }
+}
+
+/// The scheme of a URL (cleaned by [`clean_url`]), lower-cased, as the URL standard parses
+/// it: an ASCII letter, then letters, digits, `+`, `-` or `.` up to a `:`; `None` for a
+/// relative URL.
+fn scheme(url: &str) -> Option<std::borrow::Cow<'_, str>> {
+    let b = url.as_bytes();
+    if !b.first()?.is_ascii_alphabetic() {
+        return None;
+    }
+    let len = b
+        .iter()
+        .position(|c| !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')))?;
+    if b[len] != b':' {
+        return None;
+    }
+    let s = &url[..len];
+    Some(if s.bytes().any(|c| c.is_ascii_uppercase()) {
+        s.to_ascii_lowercase().into()
+    } else {
+        s.into()
+    })
+}
+
+/// The allow-list of the Markdown's URLs: relative URLs, `http:` and `https:`; `mailto:`
+/// for links; `data:image/…` for images. Everything else (`javascript:`, `vbscript:`,
+/// `data:text/html`, `file:` …) is dropped.
+fn allowed(url: &str, what: Target) -> bool {
+    match scheme(url).as_deref() {
+        None | Some("http" | "https") => true,
+        Some("mailto") => what == Target::Link,
+        Some("data") => {
+            what == Target::Image
+                && url[5..]
+                    .trim_start()
+                    .get(..6)
+                    .is_some_and(|t| t.eq_ignore_ascii_case("image/"))
+        }
+        Some(_) => false,
+    }
+}
+
+/// Writes a link destination: in `<…>` when it holds a space or a parenthesis; control
+/// characters percent-encoded; `\` and what would read as a character reference escaped
+/// (CommonMark decodes both in destinations).
+fn push_target(out: &mut String, target: &str) {
+    let angle = target.contains([' ', '(', ')', '<', '>']);
+    if angle {
+        out.push('<');
+    }
+    let b = target.as_bytes();
+    let mut run = 0;
+    for (i, &c) in b.iter().enumerate() {
+        let esc: Option<&str> = match c {
+            b'<' => Some("%3C"),
+            b'>' => Some("%3E"),
+            b'\\' => Some("\\\\"),
+            b'&' if b
+                .get(i + 1)
+                .is_some_and(|n| n.is_ascii_alphanumeric() || *n == b'#') =>
+            {
+                Some("\\&")
+            }
+            0..=0x1f | 0x7f => Some(""),
+            _ => None,
+        };
+        if let Some(e) = esc {
+            out.push_str(&target[run..i]);
+            if e.is_empty() {
+                out.push_str(&format!("%{c:02X}"));
+            } else {
+                out.push_str(e);
+            }
+            run = i + 1;
+        }
+    }
+    out.push_str(&target[run..]);
+    if angle {
+        out.push('>');
     }
 }
 
@@ -615,15 +783,17 @@ fn escape(text: &str, table: bool, out: &mut String) {
 /// ```
 pub fn strip(md: &str) -> String {
     let mut out = String::with_capacity(md.len());
-    let mut in_fence = false;
+    // The length of the open code fence.
+    let mut fence: Option<usize> = None;
     for raw in md.lines() {
         let mut line = raw.trim_start();
         while let Some(rest) = line.strip_prefix('>') {
             line = rest.trim_start();
         }
-        if in_fence {
-            if line.starts_with("```") {
-                in_fence = false;
+        if let Some(n) = fence {
+            let t = line.trim_end();
+            if t.len() >= n && t.bytes().all(|c| c == b'`') {
+                fence = None;
             } else {
                 out.push_str(line);
                 out.push('\n');
@@ -649,7 +819,7 @@ pub fn strip(md: &str) -> String {
             }
         }
         if line.starts_with("```") {
-            in_fence = true;
+            fence = Some(line.bytes().take_while(|&c| c == b'`').count());
             continue;
         }
         strip_inline(line, &mut out);
