@@ -113,8 +113,11 @@ pub struct Renderer {
     /// backtick run inside).
     code: Option<Code>,
     table: Option<Table>,
-    /// Marker widths of the last items at each list depth.
-    widths: Vec<usize>,
+    /// The list items open in the Markdown written: list depth, content column and item
+    /// id, outermost first. Lines are indented to the items the Markdown has opened, not
+    /// to the page's depth, so that an item whose marker was not written (a dropped line,
+    /// a heading) cannot push text to an indented code block.
+    open: Vec<(u8, usize, u32)>,
     /// Scratch space for a line's inline text.
     buf: String,
 }
@@ -167,25 +170,36 @@ impl Renderer {
         let mut indent = 0;
         let mut marker = String::new();
         let mut item = None;
-        if st.list_depth > 0 {
-            let depth = usize::from(st.list_depth);
-            self.widths.resize(depth, 2);
-            indent = self.widths[..depth - 1].iter().sum();
+        if self.prev.is_some_and(|p| p.quote != quote) {
+            // Quote markers come first on a line: a change of quote ends the items.
+            self.open.clear();
+        }
+        let depth = st.list_depth;
+        self.open.retain(|e| e.0 <= depth);
+        if depth > 0 {
             if let Some(it) = &st.item {
                 let prev_item = self.prev.and_then(|p| p.item).map(|(id, _)| id);
                 let new_item = it.first_line || prev_item != Some(it.id);
-                if kind != Kind::Heading && new_item {
+                // Other items of this depth or deeper are over.
+                self.open.retain(|e| e.0 < depth || e.2 == it.id);
+                if new_item && matches!(kind, Kind::Para | Kind::Item | Kind::Code(_)) {
+                    self.open.retain(|e| e.0 < depth);
                     marker = if it.ordered {
-                        format!("{}. ", it.ordinal)
+                        // CommonMark's list numbers have at most 9 digits.
+                        format!("{}. ", it.ordinal.min(999_999_999))
                     } else {
                         "- ".to_string()
                     };
-                    self.widths[depth - 1] = marker.len();
                 }
-                item = Some((it.id, indent + self.widths[depth - 1]));
-                if marker.is_empty() {
-                    indent += self.widths[depth - 1];
+                indent = self.open.last().map_or(0, |e| e.1);
+                if !marker.is_empty() {
+                    self.open.push((depth, indent + marker.len(), it.id));
                 }
+                item = Some((it.id, indent + marker.len()));
+            } else {
+                // Text directly in a list: in the item around the list.
+                self.open.retain(|e| e.0 < depth);
+                indent = self.open.last().map_or(0, |e| e.1);
             }
         }
         let same_block = self.prev.is_some_and(|p| {
