@@ -165,7 +165,11 @@ impl Renderer {
             }
         }
         let block = line.path[0];
-        let quote = st.quote_depth;
+        // The lines of an open code block keep its quote and indentation, whatever lists
+        // and quotes the page opens inside the `<pre>`: a line less indented would end the
+        // block's container and with it the fence.
+        let held = self.code.as_ref().map(|c| (c.quote, c.lead));
+        let quote = held.map_or(st.quote_depth, |h| h.0);
         // Indentation of list content, and the marker of a new item.
         let mut indent = 0;
         let mut marker = String::new();
@@ -175,8 +179,13 @@ impl Renderer {
             self.open.clear();
         }
         let depth = st.list_depth;
-        self.open.retain(|e| e.0 <= depth);
-        if depth > 0 {
+        if held.is_none() {
+            self.open.retain(|e| e.0 <= depth);
+        }
+        if let Some((_, lead)) = held {
+            indent = lead;
+            item = self.prev.and_then(|p| p.item);
+        } else if depth > 0 {
             if let Some(it) = &st.item {
                 let prev_item = self.prev.and_then(|p| p.item).map(|(id, _)| id);
                 let new_item = it.first_line || prev_item != Some(it.id);
@@ -208,7 +217,10 @@ impl Renderer {
         let continues_code = self
             .prev
             .is_some_and(|p| matches!(kind, Kind::Code(_)) && p.kind == kind);
-        let list = (st.item.as_ref().map_or(u32::MAX, |i| i.list), st.list_depth);
+        let list = match (held, self.prev) {
+            (Some(_), Some(p)) => p.list,
+            _ => (st.item.as_ref().map_or(u32::MAX, |i| i.list), st.list_depth),
+        };
         // Items of one list follow each other without a blank line, and so do those of
         // lists nested in one another.
         let tight_item = !marker.is_empty()
@@ -529,7 +541,7 @@ fn inline(text: &str, spans: &[Span], opts: &Options, table: bool, out: &mut Str
     for (at, is_end, i) in events {
         let (s, e, sp) = chosen[i];
         if at > pos && !in_code {
-            escape(&text[pos..at], table, out);
+            escape_range(text, pos, at, table, out);
             pos = at;
         }
         match (&sp.kind, is_end) {
@@ -608,7 +620,7 @@ fn inline(text: &str, spans: &[Span], opts: &Options, table: bool, out: &mut Str
         }
     }
     if pos < text.len() {
-        escape(&text[pos..], table, out);
+        escape_range(text, pos, text.len(), table, out);
     }
 }
 
@@ -761,12 +773,21 @@ fn longest_run(s: &str, c: char) -> usize {
 
 /// Appends `text` with the characters that Markdown would read as syntax escaped.
 fn escape(text: &str, table: bool, out: &mut String) {
+    escape_range(text, 0, text.len(), table, out);
+}
+
+/// Appends `text[from..to]` escaped as [`escape`] does, looking past `to` for what follows
+/// a `<` or `&` (the markup written between, as for a code span written as text, may be
+/// nothing).
+fn escape_range(text: &str, from: usize, to: usize, table: bool, out: &mut String) {
+    let all = text.as_bytes();
+    let text = &text[..to];
     let b = text.as_bytes();
     // NOTE: every character escaped is ASCII, so the runs between them are copied whole
     // (a push per character cost 11M instructions on the 29 pages of BENCHMARKS.md).
-    let mut run = 0;
-    for (i, &c) in b.iter().enumerate() {
-        let next = || b.get(i + 1).copied();
+    let mut run = from;
+    for (i, &c) in b.iter().enumerate().skip(from) {
+        let next = || all.get(i + 1).copied();
         let esc = match c {
             b'\\' | b'`' | b'*' | b'_' | b'[' | b']' => true,
             b'|' => table,
