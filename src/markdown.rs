@@ -454,8 +454,14 @@ fn trim_end_spaces(out: &mut String) {
 }
 
 /// Escapes what would start a block at the start of a rendered line (from `start` in
-/// `out`): `#`, `>`, `+`, `-`, `=`, list numbers and fences.
+/// `out`): `#`, `>`, `+`, `-`, `=`, list numbers and fences; white space there is removed.
 fn escape_line_start(out: &mut String, start: usize) {
+    // White space at the start (text kept as in `<pre>` on a line outside its block) would
+    // indent the line, four columns or a tab into an indented code block.
+    let blank = out[start..].len() - out[start..].trim_start_matches([' ', '\t']).len();
+    if blank > 0 {
+        out.replace_range(start..start + blank, "");
+    }
     let text = &out[start..];
     let b = text.as_bytes();
     let at = match b.first() {

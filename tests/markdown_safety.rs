@@ -385,3 +385,28 @@ proptest! {
         }
     }
 }
+
+/// The fuzz target's first finding: an `<li>` inside a `<pre>` ends the item holding the
+/// block, but the text after it is still kept as in `<pre>`, and a tab at the start of an
+/// item's line made an indented code block of it.
+#[test]
+fn fuzz_text_kept_as_in_a_pre_outside_its_block_is_not_code() {
+    let data = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/regressions/markdown_render-tab-after-pre.bin"
+    ))
+    .unwrap();
+    let mut s = Splitter::new().with_structure(true);
+    s.write(&data[2..]).unwrap();
+    s.end().unwrap();
+    let lines: Vec<_> = std::iter::from_fn(|| s.next_line()).collect();
+    let opts = Options {
+        links: true,
+        images: true,
+        ..Options::default()
+    };
+    let (md, pres) = oracle::render(&lines, opts);
+    oracle::check(&md, &pres)
+        .map_err(|e| format!("{e}\n{md}"))
+        .unwrap();
+}

@@ -369,3 +369,13 @@ fn the_space_after_an_image_is_kept() {
         "![p](p.png) b\n"
     );
 }
+
+#[test]
+fn text_kept_as_in_a_pre_outside_its_block_is_not_indented() {
+    // `<li>` ends the item holding the `<pre>` but not the splitter's `<pre>` text mode.
+    let out = md(
+        "<ul><li><pre>a</pre><li><pre>x\n<li>\tcode-like</ul>",
+        Options::default(),
+    );
+    assert!(!out.contains("\n  \t") && !out.contains("\n\t"), "{out:?}");
+}

@@ -81,15 +81,11 @@ pub fn check(md: &str, pres: &[String]) -> Result<(), String> {
                 link_type,
                 dest_url,
                 ..
-            }) => {
-                if link_type != LinkType::Email && !allowed(&dest_url, false) {
-                    return Err(format!("link to {dest_url:?}"));
-                }
+            }) if link_type != LinkType::Email && !allowed(&dest_url, false) => {
+                return Err(format!("link to {dest_url:?}"));
             }
-            Event::Start(Tag::Image { dest_url, .. }) => {
-                if !allowed(&dest_url, true) {
-                    return Err(format!("image from {dest_url:?}"));
-                }
+            Event::Start(Tag::Image { dest_url, .. }) if !allowed(&dest_url, true) => {
+                return Err(format!("image from {dest_url:?}"));
             }
             Event::Start(Tag::CodeBlock(_)) => code = Some(String::new()),
             Event::Text(t) => {
