@@ -127,12 +127,16 @@ pub struct Args {
     format: Format,
 
     /// With --format markdown (and the "markdown" of --format json): write links as
-    /// [text](url), made absolute against the page's <base href> or --url.
+    /// [text](url), made absolute against the page's <base href> or --url. Only URLs of
+    /// the allow-list are written: relative, http:, https: and mailto: (javascript:,
+    /// data:, vbscript: … links are written as their text; tabs and newlines in a URL are
+    /// removed first, as browsers do).
     #[arg(long)]
     links: bool,
 
     /// With --format markdown (and the "markdown" of --format json): write images inside
-    /// kept lines as ![alt](src).
+    /// kept lines as ![alt](src). Only sources of the allow-list are written: relative,
+    /// http:, https: and data:image/…; other images are left out.
     #[arg(long)]
     images: bool,
 

@@ -18,6 +18,9 @@ pub(super) struct Current {
     pub(super) pending_space: bool,
     /// The last text added was inside a link.
     pub(super) prev_link: bool,
+    /// An image was the last thing added (structure is being collected): white space
+    /// that follows it is recorded on its span.
+    pub(super) image_open: bool,
     pub(super) block: Block,
     pub(super) heading: u8,
     pub(super) depth: u32,
@@ -45,6 +48,7 @@ impl State {
             }
         }
         self.cur.pending_space = false;
+        self.cur.image_open = false;
         self.cur.prev_link = link;
         self.cur.text.push_str(s);
         if link {
@@ -89,9 +93,22 @@ impl State {
         }
     }
 
+    /// White space after an image: recorded on the image's span (the text keeps one space
+    /// where the white space before and after the image met).
+    #[cold]
+    pub(super) fn space_after_image(&mut self) {
+        self.cur.image_open = false;
+        let at =
+            self.cur.text.len() + usize::from(self.cur.pending_space && !self.cur.text.is_empty());
+        if let Some(sh) = self.shape.as_deref_mut() {
+            sh.space_after_image(at);
+        }
+    }
+
     /// Ends the current line at a tag that starts at `pos`.
     pub(super) fn break_at(&mut self, pos: u64) {
         self.cur.pending_space = false;
+        self.cur.image_open = false;
         if !self.cur.text.is_empty() {
             self.close(pos);
         }
@@ -101,6 +118,7 @@ impl State {
     /// [`State::push_decoded`]) after the node's start.
     pub(super) fn split_in_text(&mut self, decoded: u64) {
         self.cur.pending_space = false;
+        self.cur.image_open = false;
         if !self.cur.text.is_empty() {
             let pos = self.last_token_end + decoded;
             self.close(pos);

@@ -230,6 +230,9 @@ impl State {
         };
         if let Some(sh) = self.shape.as_deref_mut() {
             sh.start_tag(name, &get, depth, at, tag.content);
+            if name == "img" {
+                self.cur.image_open = true;
+            }
         }
     }
 

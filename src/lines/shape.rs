@@ -73,7 +73,8 @@ pub struct CodeBlock {
 pub struct Span {
     /// Start offset in [`Line::text`](super::Line::text), in bytes.
     pub start: u32,
-    /// End offset (exclusive); equal to `start` for an image.
+    /// End offset (exclusive); equal to `start` for an image (which is one byte past the
+    /// text when it follows the line's last word and white space).
     pub end: u32,
     /// What it is.
     pub kind: SpanKind,
@@ -101,6 +102,9 @@ pub enum SpanKind {
         alt: Arc<str>,
         /// The `src` value.
         src: Arc<str>,
+        /// White space followed the image in the page (the line's text has one space
+        /// where white space before and after it met).
+        space_after: bool,
     },
 }
 
@@ -408,6 +412,7 @@ impl Shapes {
                         kind: SpanKind::Image {
                             alt: short(&alt),
                             src: short(&src),
+                            space_after: false,
                         },
                     });
                 }
@@ -417,6 +422,22 @@ impl Shapes {
         };
         if content && self.stack.len() < MAX_ENTRIES {
             self.stack.push(Entry { depth, kind });
+        }
+    }
+
+    /// White space follows the text at `at`: the last image there has a space after it.
+    pub(crate) fn space_after_image(&mut self, at: usize) {
+        let image = self
+            .spans
+            .iter_mut()
+            .rev()
+            .find(|s| s.start as usize == at && matches!(s.kind, SpanKind::Image { .. }));
+        if let Some(Span {
+            kind: SpanKind::Image { space_after, .. },
+            ..
+        }) = image
+        {
+            *space_after = true;
         }
     }
 
@@ -555,8 +576,13 @@ impl Shapes {
             }
         }
         let mut s = self.cur.take().unwrap_or_default();
-        self.spans
-            .retain(|sp| (sp.end as usize) <= len && sp.start <= sp.end);
+        // An image after the line's last word and white space is kept one byte past the
+        // text (where the space would be).
+        self.spans.retain(|sp| {
+            ((sp.end as usize) <= len
+                || sp.end as usize == len + 1 && matches!(sp.kind, SpanKind::Image { .. }))
+                && sp.start <= sp.end
+        });
         if self.spans.is_empty() && s == Structure::default() {
             // NOTE: most lines sit in no list, table, `<pre>` or quote and have no spans;
             // they get no allocation (`None` reads as the default structure).

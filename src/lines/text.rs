@@ -162,6 +162,9 @@ impl State {
                     j += 1;
                 }
                 self.pre_cr = false;
+                if self.cur.image_open {
+                    self.space_after_image();
+                }
                 if !self.cur.text.is_empty() {
                     self.cur.pending_space = true;
                 }
@@ -186,6 +189,9 @@ impl State {
             } else {
                 self.pre_cr = false;
                 if ch.is_whitespace() && !(pre && ch != '\u{a0}') {
+                    if self.cur.image_open {
+                        self.space_after_image();
+                    }
                     if !self.cur.text.is_empty() {
                         self.cur.pending_space = true;
                     }

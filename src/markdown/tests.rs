@@ -118,7 +118,7 @@ fn inline_code_emphasis_links_and_images() {
     };
     assert_eq!(
         md(html, opts),
-        "Run ``a`b`` *now*, **see [the *guide*](https://ex.org/x.html)** ![pic](https://ex.org/i.png)top\n"
+        "Run ``a`b`` *now*, **see [the *guide*](https://ex.org/x.html)** ![pic](https://ex.org/i.png) top\n"
     );
 }
 
@@ -277,4 +277,105 @@ fn structure_changes_nothing_else_and_does_not_depend_on_chunking() {
             );
         }
     }
+}
+
+fn with_links() -> Options {
+    Options {
+        links: true,
+        images: true,
+        base: None,
+    }
+}
+
+#[test]
+fn a_fence_is_longer_than_any_backtick_run_in_the_pre() {
+    let out = md(
+        "<pre>a\n```\n&lt;img src=x&gt;\n`````x</pre>",
+        Options::default(),
+    );
+    assert_eq!(out, "``````\na\n```\n<img src=x>\n`````x\n``````\n");
+    assert_eq!(
+        md("<pre>a `b`</pre>", Options::default()),
+        "```\na `b`\n```\n"
+    );
+}
+
+#[test]
+fn alt_text_is_one_line_of_escaped_text() {
+    let out = md(
+        "<p>a <img alt=\"x\n# Injected *b*\" src=p.png></p>",
+        with_links(),
+    );
+    assert_eq!(out, "a ![x # Injected \\*b\\*](p.png)\n");
+}
+
+#[test]
+fn urls_outside_the_allow_list_are_dropped() {
+    let html = "<p><a href=\"java&#9;script:alert(1)\">t</a> <a href=\"java&#10;script:x\">n</a> \
+                <a href=\" VBScript:x\">v</a> <a href=\"data:text/html,x\">d</a> \
+                <a href=\"mailto:a@b.org\">m</a> <a href=\"ht&#9;tps://e.org/a b\">h</a> \
+                <img src=\"javascript:x\" alt=j> <img src=\"data:image/png;base64,AA\" alt=i> \
+                <img src=\"data:text/html,x\" alt=k> <img src=\"mailto:a@b.org\" alt=l></p>";
+    assert_eq!(
+        md(html, with_links()),
+        "t n v d [m](mailto:a@b.org) [h](<https://e.org/a b>) ![i](data:image/png;base64,AA)\n"
+    );
+}
+
+#[test]
+fn a_base_with_a_script_scheme_is_not_used() {
+    assert_eq!(base_url(None, Some("javascript:alert(1)//")), None);
+    assert_eq!(
+        base_url(Some("https://e.org/a/"), Some("java\tscript:x/")).as_deref(),
+        Some("https://e.org/a/")
+    );
+    assert_eq!(
+        base_url(Some("https://e.org/a/"), Some("/b/")).as_deref(),
+        Some("https://e.org/b/")
+    );
+}
+
+#[test]
+fn destinations_escape_what_commonmark_would_decode() {
+    let html = "<p><a href=\"a&amp;lt;b\\c&amp;d\">x</a></p>";
+    assert_eq!(md(html, with_links()), "[x](a\\&lt;b\\\\c\\&d)\n");
+}
+
+#[test]
+fn a_link_after_an_exclamation_mark_stays_a_link() {
+    assert_eq!(
+        md("<p>Wow!<a href=https://e.org/>x</a></p>", with_links()),
+        "Wow\\![x](https://e.org/)\n"
+    );
+}
+
+#[test]
+fn the_space_after_an_image_is_kept() {
+    let opts = with_links();
+    assert_eq!(
+        md("<p>a <img src=p.png alt=p> b</p>", opts.clone()),
+        "a ![p](p.png) b\n"
+    );
+    assert_eq!(
+        md("<p>a <img src=p.png alt=p>b</p>", opts.clone()),
+        "a ![p](p.png)b\n"
+    );
+    assert_eq!(
+        md("<p>a<img src=p.png alt=p> b</p>", opts.clone()),
+        "a![p](p.png) b\n"
+    );
+    assert_eq!(
+        md("<p><img src=p.png alt=p> b</p>", opts),
+        "![p](p.png) b\n"
+    );
+}
+
+#[test]
+fn text_kept_as_in_a_pre_outside_its_block_is_not_indented() {
+    // `<li>` ends the item holding the `<pre>` but not the splitter's `<pre>` text mode.
+    let out = md(
+        "<ul><li><pre>a</pre><li><pre>x\n<li>\tcode-like</ul>",
+        Options::default(),
+    );
+    assert!(!out.contains("\n  \t") && !out.contains("\n\t"), "{out:?}");
 }
