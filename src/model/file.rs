@@ -93,7 +93,7 @@ pub(crate) fn bounded_names<'de, D: serde::Deserializer<'de>>(
 
 impl<'de> serde::Deserialize<'de> for super::Provenance {
     /// Reads each value as raw JSON text first, refusing a provenance of more than
-    /// [`MAX_PROVENANCE_BYTES`] before it is built into JSON values. Unknown keys go to
+    /// `MAX_PROVENANCE_BYTES` (1 MiB) before it is built into JSON values. Unknown keys go to
     /// [`Provenance::extra`](super::Provenance::extra).
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         use serde::de::{Error as _, MapAccess, Visitor};
