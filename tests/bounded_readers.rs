@@ -11,52 +11,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
 
-use common::{mainline, sample, scratch};
-
-/// The outcome of a run: exit code, standard error (without `time`'s line) and the peak
-/// resident memory in KiB.
-struct Run {
-    code: Option<i32>,
-    stderr: String,
-    peak_kib: u64,
-}
-
-/// Runs the binary with `args` under `/usr/bin/time -f %M`. Panics when that tool is
-/// missing or says nothing readable: a check that cannot measure must not pass.
-fn measured(args: &[&std::ffi::OsStr]) -> Run {
-    let time = Path::new("/usr/bin/time");
-    assert!(
-        time.exists(),
-        "/usr/bin/time (GNU time) is needed to measure the peak memory"
-    );
-    let out = Process::new(time)
-        .args(["-f", "%M"])
-        .arg(assert_cmd::cargo::cargo_bin("mainline"))
-        .args(args)
-        .stdout(Stdio::null())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    let (rest, last) = stderr
-        .trim_end()
-        .rsplit_once('\n')
-        .unwrap_or(("", stderr.trim_end()));
-    let peak_kib = last
-        .trim()
-        .parse()
-        .unwrap_or_else(|_| panic!("no peak memory in the output of /usr/bin/time: {stderr}"));
-    eprintln!("peak RSS {peak_kib} KiB for {args:?}");
-    // GNU time also says when the command failed.
-    let rest: Vec<&str> = rest
-        .lines()
-        .filter(|l| !l.starts_with("Command exited with non-zero status"))
-        .collect();
-    Run {
-        code: out.status.code(),
-        stderr: rest.join("\n"),
-        peak_kib,
-    }
-}
+use common::{mainline, measured, sample, scratch};
 
 fn os(s: &str) -> &std::ffi::OsStr {
     s.as_ref()

@@ -43,31 +43,12 @@ fn records(stdout: &str) -> Vec<serde_json::Value> {
         .collect()
 }
 
-/// Peak resident memory in KiB of the binary run successfully with `args`, from
-/// `/usr/bin/time -f %M`. Panics when that tool is missing or says nothing readable: a
-/// check that cannot measure must not pass.
+/// Peak resident memory in KiB of the binary run successfully with `args`
+/// (`common::measured`, under `/usr/bin/time -f %M`).
 fn peak_rss_kib(args: &[&std::ffi::OsStr]) -> u64 {
-    let time = Path::new("/usr/bin/time");
-    assert!(
-        time.exists(),
-        "/usr/bin/time (GNU time) is needed to measure the peak memory"
-    );
-    let out = Process::new(time)
-        .args(["-f", "%M"])
-        .arg(assert_cmd::cargo::cargo_bin("mainline"))
-        .args(args)
-        .stdout(Stdio::null())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?}: {stderr}");
-    let kib = stderr
-        .lines()
-        .last()
-        .and_then(|l| l.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no peak memory in the output of /usr/bin/time: {stderr}"));
-    eprintln!("peak RSS {kib} KiB for {args:?}");
-    kib
+    let run = common::measured(args);
+    assert!(run.code == Some(0), "{args:?}: {}", run.stderr);
+    run.peak_kib
 }
 
 // ---- 1. JSON lines records have a cap ------------------------------------------------------

@@ -71,3 +71,48 @@ pub fn decide_in(html: &[u8], chunk: usize, scorer: Arc<dyn Scorer>) -> Vec<Deci
     out.extend(std::iter::from_fn(|| ex.next_decision()));
     out
 }
+
+/// The outcome of a run: exit code, standard error (without `time`'s line) and the peak
+/// resident memory in KiB.
+pub struct Run {
+    pub code: Option<i32>,
+    pub stderr: String,
+    pub peak_kib: u64,
+}
+
+/// Runs the binary with `args` under `/usr/bin/time -f %M`. Panics when that tool is
+/// missing or says nothing readable: a check that cannot measure must not pass.
+pub fn measured(args: &[&std::ffi::OsStr]) -> Run {
+    let time = Path::new("/usr/bin/time");
+    assert!(
+        time.exists(),
+        "/usr/bin/time (GNU time) is needed to measure the peak memory"
+    );
+    let out = std::process::Command::new(time)
+        .args(["-f", "%M"])
+        .arg(assert_cmd::cargo::cargo_bin("mainline"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let (rest, last) = stderr
+        .trim_end()
+        .rsplit_once('\n')
+        .unwrap_or(("", stderr.trim_end()));
+    let peak_kib = last
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("no peak memory in the output of /usr/bin/time: {stderr}"));
+    eprintln!("peak RSS {peak_kib} KiB for {args:?}");
+    // GNU time also says when the command failed.
+    let rest: Vec<&str> = rest
+        .lines()
+        .filter(|l| !l.starts_with("Command exited with non-zero status"))
+        .collect();
+    Run {
+        code: out.status.code(),
+        stderr: rest.join("\n"),
+        peak_kib,
+    }
+}
