@@ -222,13 +222,22 @@ impl Renderer {
             _ => (st.item.as_ref().map_or(u32::MAX, |i| i.list), st.list_depth),
         };
         // Items of one list follow each other without a blank line, and so do those of
-        // lists nested in one another.
+        // lists nested in one another; but CommonMark lets the first item of a list
+        // interrupt a paragraph only when it is a bullet or numbered 1, so a nested list
+        // that starts at another number comes after a blank line (else its first line
+        // would be read on with the item's text, and its next ones as indented code).
+        let opens_list_at_other_number = st
+            .item
+            .as_ref()
+            .is_some_and(|it| it.ordered && it.ordinal != 1);
         let tight_item = !marker.is_empty()
             && self.prev.is_some_and(|p| {
                 p.item.is_some()
                     && p.kind == Kind::Item
                     && p.quote == quote
-                    && (p.list.0 == list.0 || p.list.1 != list.1)
+                    && (p.list.0 == list.0
+                        || p.list.1 > list.1
+                        || p.list.1 < list.1 && !opens_list_at_other_number)
             });
         if let Some(p) = self.prev {
             if !(same_block

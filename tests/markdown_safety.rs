@@ -386,27 +386,59 @@ proptest! {
     }
 }
 
-/// The fuzz target's first finding: an `<li>` inside a `<pre>` ends the item holding the
-/// block, but the text after it is still kept as in `<pre>`, and a tab at the start of an
-/// item's line made an indented code block of it.
-#[test]
-fn fuzz_text_kept_as_in_a_pre_outside_its_block_is_not_code() {
-    let data = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/regressions/markdown_render-tab-after-pre.bin"
+/// Renders a fuzz finding (`tests/regressions/NAME`: an options byte, a drop-pattern
+/// byte, the page) and applies the fuzz target's checks.
+fn fuzz_finding(name: &str) {
+    let data = std::fs::read(format!(
+        "{}/tests/regressions/{name}",
+        env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
+    let (flags, keep) = (data[0], data[1]);
     let mut s = Splitter::new().with_structure(true);
     s.write(&data[2..]).unwrap();
     s.end().unwrap();
-    let lines: Vec<_> = std::iter::from_fn(|| s.next_line()).collect();
+    let lines: Vec<_> = std::iter::from_fn(|| s.next_line())
+        .enumerate()
+        .filter(|(i, _)| keep == 0 || keep.rotate_right(*i as u32) & 1 == 1)
+        .map(|(_, l)| l)
+        .collect();
     let opts = Options {
-        links: true,
-        images: true,
-        ..Options::default()
+        links: flags & 1 != 0,
+        images: flags & 2 != 0,
+        base: (flags & 4 != 0).then(|| "https://e.org/dir/".to_string()),
     };
     let (md, pres) = oracle::render(&lines, opts);
     oracle::check(&md, &pres)
         .map_err(|e| format!("{e}\n{md}"))
         .unwrap();
+}
+
+/// The fuzz target's first finding: an `<li>` inside a `<pre>` ends the item holding the
+/// block, but the text after it is still kept as in `<pre>`, and a tab at the start of an
+/// item's line made an indented code block of it.
+#[test]
+fn fuzz_text_kept_as_in_a_pre_outside_its_block_is_not_code() {
+    fuzz_finding("markdown_render-tab-after-pre.bin");
+}
+
+/// A list nested in an item that starts at 10 (`<ol start=10>`) cannot interrupt the
+/// item's text in CommonMark: without a blank line before it, it was read on with that
+/// text, and the next line of the item became an indented code block.
+#[test]
+fn fuzz_a_nested_list_starting_at_ten_is_a_list() {
+    fuzz_finding("markdown_render-nested-list-at-ten.bin");
+}
+
+#[test]
+fn a_nested_list_starting_past_one_follows_a_blank_line() {
+    let html = article(
+        "<ul><li>Steps to take first<ol start=\"3\"><li>Third step</li><li>Fourth step</li>\
+         </ol></li></ul><p>More text after the list, long enough to be kept.</p>",
+    );
+    let md = filter(&["--format", "markdown"], &html);
+    assert!(
+        md.contains("- Steps to take first\n\n  3. Third step\n  4. Fourth step"),
+        "{md}"
+    );
 }
