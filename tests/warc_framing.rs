@@ -15,12 +15,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
     /// Every well-formed record in a generated file comes out exactly once.
-    ///
-    /// Ignored until the reader is fixed: some generated file keeps the reader from making
-    /// progress (found by this test and by the `warc_framing` fuzz target, which is therefore
-    /// not yet in CI's fuzz smoke). Run with `cargo test --test warc_framing -- --ignored`.
     #[test]
-    #[ignore = "a generated file can stop the reader's progress; see fuzz/README.md"]
     fn every_well_formed_record_comes_out_exactly_once(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
         let c = case::build(&bytes);
         if let Err(e) = case::check(&c) {
@@ -326,4 +321,31 @@ fn messages_say_what_is_wrong_in_plain_words() {
         stderr.contains("mainline: 1 WARC file (0 failed), 1 HTML record, 0 records with errors"),
         "{stderr}"
     );
+}
+
+/// A fuzz finding (`tests/regressions/NAME`: the bytes a case is built from), checked as
+/// the fuzz target checks it.
+fn fuzz_finding(name: &str) {
+    let bytes = std::fs::read(format!(
+        "{}/tests/regressions/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    case::check(&case::build(&bytes)).unwrap();
+}
+
+/// A record whose header runs from one gzip member into the next two, the last of them
+/// damaged: the reader looked for the next header at the second member's start, ran into
+/// the damage there, and tried again at the same place for ever.
+#[test]
+fn fuzz_a_header_cut_by_a_damaged_member_is_read_past() {
+    fuzz_finding("warc_framing-no-progress.bin");
+}
+
+/// The property test's finding: a record header that ends in a gzip member whose deflate
+/// data is damaged (so its `Content-Length` reads `130}`) was one error for the header and
+/// another for the member's checksum; the damage is what to report, once.
+#[test]
+fn proptest_a_header_read_from_a_damaged_member_is_one_error() {
+    fuzz_finding("warc_framing-damaged-header.bin");
 }

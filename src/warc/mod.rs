@@ -663,8 +663,17 @@ impl<R: Read> Reader<R> {
                 return Ok(());
             }
             if let Some(s) = next_start {
-                if self.buf.len() < s + 7 && self.fill(s + 7 - pos)? {
-                    continue;
+                if self.buf.len() < s + 7 {
+                    match self.fill(s + 7 - pos) {
+                        Ok(true) => continue,
+                        // The member that starts at `s` ends (or ends damaged) before the
+                        // seven bytes: the next record can only start there.
+                        Ok(false) | Err(Bad::Damage) => {}
+                        Err(e) => {
+                            self.pos = s;
+                            return Err(e);
+                        }
+                    }
                 }
                 self.pos = s;
                 return Ok(());
@@ -748,7 +757,7 @@ impl<R: Read> Iterator for Reader<R> {
             }
             let mut offset = self.fault_offset;
             let mut partial = None;
-            let bad = match self.record(&mut offset, &mut partial) {
+            let mut bad = match self.record(&mut offset, &mut partial) {
                 Ok(Some(r)) => return Some(Ok(r)),
                 Ok(None) => {
                     self.done = true;
@@ -756,6 +765,15 @@ impl<R: Read> Iterator for Reader<R> {
                 }
                 Err(bad) => bad,
             };
+            if matches!(bad, Bad::Format(_)) {
+                // A record read from a member known to be damaged further on: its bytes
+                // may be the damage's, so the damage is what to report, once.
+                while self.in_member && !self.member_ended && self.src.damage_ahead() {
+                    if let Err(b) = self.more(1, false) {
+                        bad = b;
+                    }
+                }
+            }
             let (report, message) = match &bad {
                 Bad::Fault(f) => (true, self.fault_message(f)),
                 Bad::Damage => (
@@ -773,7 +791,16 @@ impl<R: Read> Iterator for Reader<R> {
             if matches!(bad, Bad::Fault(Fault::Io(_))) {
                 self.done = true;
             } else {
-                match self.skip_to_next_header() {
+                let before = (self.pos, self.buf.len(), self.src.position(), self.started);
+                let skipped = self.skip_to_next_header();
+                if (self.pos, self.buf.len(), self.src.position(), self.started) == before
+                    && self.pos < self.buf.len()
+                {
+                    // Nothing moved: the next turn would fail the same way, for ever. (No
+                    // input is known to get here; this keeps the reader going if one does.)
+                    self.pos += 1;
+                }
+                match skipped {
                     Ok(()) | Err(Bad::Damage | Bad::Format(_)) => {}
                     Err(Bad::Fault(f)) => {
                         let message = self.fault_message(&f);
