@@ -349,3 +349,11 @@ fn fuzz_a_header_cut_by_a_damaged_member_is_read_past() {
 fn proptest_a_header_read_from_a_damaged_member_is_one_error() {
     fuzz_finding("warc_framing-damaged-header.bin");
 }
+
+/// After a record whose block is not followed by CRLF CRLF, the reader went to the next
+/// gzip member's start as it was before reading on, which had moved the buffer: its
+/// position fell past the buffer's end (an overflow in a debug build).
+#[test]
+fn fuzz_the_next_member_is_found_after_the_buffer_moves() {
+    fuzz_finding("warc_framing-buffer-moved.bin");
+}

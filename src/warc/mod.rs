@@ -663,19 +663,22 @@ impl<R: Read> Reader<R> {
                 return Ok(());
             }
             if let Some(s) = next_start {
+                // (Reading more may move the buffer's contents: `s` is kept as a distance
+                // from `pos`.)
+                let ahead = s - pos;
                 if self.buf.len() < s + 7 {
-                    match self.fill(s + 7 - pos) {
+                    match self.fill(ahead + 7) {
                         Ok(true) => continue,
                         // The member that starts at `s` ends (or ends damaged) before the
                         // seven bytes: the next record can only start there.
                         Ok(false) | Err(Bad::Damage) => {}
                         Err(e) => {
-                            self.pos = s;
+                            self.pos += ahead;
                             return Err(e);
                         }
                     }
                 }
-                self.pos = s;
+                self.pos += ahead;
                 return Ok(());
             }
             if self.damage_after {
