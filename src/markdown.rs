@@ -530,9 +530,13 @@ fn inline(text: &str, spans: &[Span], opts: &Options, table: bool, out: &mut Str
         while open.last().is_some_and(|(end, _)| *end <= s) {
             open.pop();
         }
-        let nests = open
-            .last()
-            .is_none_or(|(end, outer)| e <= *end && !matches!(outer.kind, SpanKind::Code));
+        // (No link inside a link: CommonMark reads neither as a link then.)
+        let nests = open.last().is_none_or(|(end, outer)| {
+            e <= *end
+                && !matches!(outer.kind, SpanKind::Code)
+                && !(matches!(outer.kind, SpanKind::Link { .. })
+                    && matches!(sp.kind, SpanKind::Link { .. }))
+        });
         if !nests {
             continue;
         }
@@ -732,20 +736,20 @@ fn allowed(url: &str, what: Target) -> bool {
     }
 }
 
-/// Writes a link destination: in `<…>` when it holds a space or a parenthesis; control
-/// characters percent-encoded; `\` and what would read as a character reference escaped
-/// (CommonMark decodes both in destinations).
+/// Writes a link destination: spaces, `<` and `>` percent-encoded, parentheses escaped,
+/// control characters percent-encoded; `\` and what would read as a character reference
+/// escaped (CommonMark decodes both in destinations). No `<…>` form: should the link not be
+/// read as one, its destination is plain text, never an HTML tag.
 fn push_target(out: &mut String, target: &str) {
-    let angle = target.contains([' ', '(', ')', '<', '>']);
-    if angle {
-        out.push('<');
-    }
     let b = target.as_bytes();
     let mut run = 0;
     for (i, &c) in b.iter().enumerate() {
         let esc: Option<&str> = match c {
+            b' ' => Some("%20"),
             b'<' => Some("%3C"),
             b'>' => Some("%3E"),
+            b'(' => Some("\\("),
+            b')' => Some("\\)"),
             b'\\' => Some("\\\\"),
             b'&' if b
                 .get(i + 1)
@@ -767,9 +771,6 @@ fn push_target(out: &mut String, target: &str) {
         }
     }
     out.push_str(&target[run..]);
-    if angle {
-        out.push('>');
-    }
 }
 
 fn longest_run(s: &str, c: char) -> usize {

@@ -442,3 +442,25 @@ fn a_nested_list_starting_past_one_follows_a_blank_line() {
         "{md}"
     );
 }
+
+/// An `<a>` inside an `<a>` (HTML's parser would close the first; the splitter keeps both)
+/// was written as a link inside a link's text, which CommonMark does not read as links: the
+/// outer link's destination, written `<…>` for its spaces, came out as a raw HTML tag.
+#[test]
+fn fuzz_a_link_inside_a_link_is_not_raw_html() {
+    fuzz_finding("markdown_render-link-in-link.bin");
+}
+
+#[test]
+fn a_link_inside_a_link_keeps_the_outer_one_and_its_destination_is_text() {
+    let html = article(
+        "<p>Read <a href=\"x y (1).html\">the <a href=\"/inner\">inner</a> part</a> of the \
+         story, in a paragraph long enough to be kept by the model.</p>",
+    );
+    let md = filter(&["--format", "markdown", "--links"], &html);
+    assert!(
+        md.contains("[the inner part](x%20y%20\\(1\\).html)"),
+        "{md}"
+    );
+    assert!(raw_html(&md).is_empty(), "{md}");
+}
