@@ -1,5 +1,7 @@
 import os
 import pathlib
+import shutil
+import sys
 
 import pytest
 
@@ -27,3 +29,29 @@ def cli():
         if c.is_file():
             return c
     pytest.skip(f"no mainline binary at {', '.join(map(str, candidates))}: run cargo build first")
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """A local Spark session on two cores, shared by every test that needs one (a session
+    takes seconds to start), on the loopback interface; skipped, with the
+    reason, without pyspark or a Java runtime."""
+    pytest.importorskip("pyspark", reason="pyspark is not installed (pip install pyspark)")
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        pytest.skip("no Java runtime (java on PATH or JAVA_HOME) for pyspark")
+    from pyspark.sql import SparkSession
+
+    # The workers run this interpreter, which has mainline installed.
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("mainline-test")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "2")
+        .getOrCreate()
+    )
+    yield session
+    session.stop()

@@ -7,10 +7,7 @@ filter`` (the binary ``cargo build`` or ``cargo test`` left in ``target/``).
 
 import importlib.util
 import json
-import os
-import shutil
 import subprocess
-import sys
 
 import pytest
 
@@ -40,31 +37,6 @@ def test_spark_partition_function_reports_pages_that_are_not_html():
     assert out[0] == (rows[0][0], mainline.extract(rows[0][0]), None)
     assert out[1][1] == "" and "not an HTML document" in out[1][2]
     assert out[2] == (None, "", None)
-
-
-@pytest.fixture(scope="module")
-def spark():
-    """A local Spark session on two cores, on the loopback interface; skipped, with the
-    reason, without pyspark or a Java runtime."""
-    pytest.importorskip("pyspark", reason="pyspark is not installed (pip install pyspark)")
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        pytest.skip("no Java runtime (java on PATH or JAVA_HOME) for pyspark")
-    from pyspark.sql import SparkSession
-
-    # The workers run this interpreter, which has mainline installed.
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("mainline-test")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        .getOrCreate()
-    )
-    yield session
-    session.stop()
 
 
 def _cli_texts(cli, paths):

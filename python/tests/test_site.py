@@ -1,5 +1,5 @@
 """Site mode in Python: ``SiteProfile``, ``site_host`` and the Spark recipe
-``examples/spark_site.py`` (on the local Spark session of ``test_scaling_out``), checked
+``examples/spark_site.py`` (on the local Spark session of ``conftest.py``), checked
 against ``mainline filter --by-site``."""
 
 import json
@@ -9,7 +9,7 @@ import pytest
 
 import mainline
 from conftest import ROOT, SAMPLES
-from test_scaling_out import _example, spark  # noqa: F401 (the Spark fixture)
+from test_scaling_out import _example
 
 HARBOUR = ROOT / "data" / "site" / "harbour"
 TEASER = "Guided tours climb the hundred and twelve steps on weekends."
@@ -72,7 +72,7 @@ def test_profiles_are_saved_and_read_back(tmp_path):
         mainline.SiteProfile.from_json("{}")
 
 
-def test_spark_recipe_extracts_each_site_with_its_template(spark, cli, tmp_path):  # noqa: F811
+def test_spark_recipe_extracts_each_site_with_its_template(spark, cli, tmp_path):
     example = _example("spark_site")
     files = _harbour() + [SAMPLES / "article.html", SAMPLES / "news-related.html"]
     rows = [
