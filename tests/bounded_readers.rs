@@ -207,20 +207,37 @@ fn a_model_file_just_under_the_cap_is_refused_in_memory_proportional_to_it() {
     let page = dir.path().join("page.html");
     fs::write(&page, "<p>A page.</p>").unwrap();
     let near_cap = (mainline::model::MAX_MODEL_BYTES - 200_000) as usize;
-    for (key, item) in [
+    let models: Vec<_> = [
         ("weights", "0"),
         ("params", "[[]]"),
         ("extra", "0"),
         ("features", "\"\""),
-    ] {
+    ]
+    .into_iter()
+    .map(|(key, item)| {
         let model = dir.path().join(format!("{key}.json"));
         fs::write(&model, padded_model(key, item, near_cap)).unwrap();
-        let run = measured(&[
-            os("filter"),
-            os("--model"),
-            model.as_os_str(),
-            page.as_os_str(),
-        ]);
+        (key, model)
+    })
+    .collect();
+    // One process per file, side by side (each measures its own peak).
+    let runs: Vec<_> = std::thread::scope(|s| {
+        let spawned: Vec<_> = models
+            .iter()
+            .map(|(_, model)| {
+                s.spawn(|| {
+                    measured(&[
+                        os("filter"),
+                        os("--model"),
+                        model.as_os_str(),
+                        page.as_os_str(),
+                    ])
+                })
+            })
+            .collect();
+        spawned.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for ((key, model), run) in models.iter().zip(runs) {
         assert_eq!(run.code, Some(1), "{key}: {}", run.stderr);
         assert_eq!(run.stderr.lines().count(), 1, "{key}: {}", run.stderr);
         assert!(

@@ -183,14 +183,22 @@ fn a_longer_stream_does_not_raise_the_peak_of_the_built_in_model() {
 #[test]
 fn hostile_streams_stay_within_the_readme_bound() {
     let (empty, _) = peak_kib("prose", 0);
-    for (kind, bytes) in [
+    let inputs = [
         ("text node", 4 << 20),
         ("nested divs", 500_000),
         ("unclosed p", 2 << 20),
         ("br storm", 2 << 20),
         ("attribute", 2 << 20),
-    ] {
-        let (peak, _) = peak_kib(kind, bytes);
+    ];
+    // One child process per input, side by side (each measures its own peak).
+    let peaks: Vec<u64> = std::thread::scope(|s| {
+        let spawned: Vec<_> = inputs
+            .iter()
+            .map(|&(kind, bytes)| s.spawn(move || peak_kib(kind, bytes).0))
+            .collect();
+        spawned.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for ((kind, bytes), peak) in inputs.into_iter().zip(peaks) {
         eprintln!("{kind}, {bytes} bytes: peak RSS {peak} KiB (nothing: {empty} KiB)");
         assert!(
             peak - empty <= README_PEAK_KIB,

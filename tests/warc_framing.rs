@@ -12,7 +12,7 @@ use std::io::Write;
 use proptest::prelude::*;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(ProptestConfig::with_cases(600))]
 
     /// Every well-formed record in a generated file comes out exactly once.
     #[test]
