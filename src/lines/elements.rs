@@ -88,6 +88,7 @@ impl State {
         let mut ctx_bits = info.ctx;
         let mut hints = 0u16;
         let mut descriptor: Option<Descriptor> = None;
+        let mut itemprop_author = false;
         for attr in attrs {
             // Only names of the lengths looked for below are worth reading.
             if !matches!(attr.name_len, 2 | 4 | 5 | 6 | 8 | 11) {
@@ -130,6 +131,8 @@ impl State {
                     let v = value();
                     if v.eq_ignore_ascii_case("articlebody") {
                         ctx_bits |= ctx::ARTICLE;
+                    } else if v.eq_ignore_ascii_case("author") {
+                        itemprop_author = true;
                     } else if v.eq_ignore_ascii_case("datepublished") {
                         if let Some(m) = self.meta.as_deref_mut() {
                             let date = find_attr(attrs, "content", bytes, encoding)
@@ -140,6 +143,17 @@ impl State {
                 }
                 _ => {}
             }
+        }
+        if self.meta.is_some() {
+            self.author_element(
+                &name,
+                itemprop_author,
+                descriptor.as_ref(),
+                ctx_bits,
+                tag,
+                attrs,
+                bytes,
+            );
         }
         if !info.breaks && ctx_bits == 0 && hints == 0 && descriptor.is_none() {
             // NOTE: a plain inline element (span, b, em, code, …) changes nothing a line
@@ -233,6 +247,78 @@ impl State {
             if name == "img" {
                 self.cur.image_open = true;
             }
+        }
+    }
+
+    /// Tells the collector of an element marked as an author's (`itemprop=author`,
+    /// `<a rel=author>`, a class or id naming an author or a byline) outside navigation,
+    /// asides, forms, footers outside an article, comments and lists of related pages.
+    #[allow(clippy::too_many_arguments)]
+    fn author_element<'b>(
+        &mut self,
+        name: &str,
+        itemprop: bool,
+        descriptor: Option<&Descriptor>,
+        ctx_bits: u16,
+        tag: &StartTag,
+        attrs: &[AttrSpan],
+        bytes: &dyn Fn(u64, u64) -> &'b [u8],
+    ) {
+        use crate::meta::AuthorMark;
+        let Some(m) = self.meta.as_deref() else {
+            return;
+        };
+        let own = descriptor.map(|d| String::from_utf8_lossy(d.bytes()));
+        // NOTE: microdata typed as an organisation names a publisher, not a writer.
+        let person = || {
+            find_attr(attrs, "itemtype", bytes, encoding_rs::UTF_8)
+                .is_none_or(|t| !t.contains("Organization"))
+        };
+        let mark = if itemprop && m.wants_author(AuthorMark::Itemprop) && person() {
+            AuthorMark::Itemprop
+        } else if name == "a"
+            && m.wants_author(AuthorMark::Rel)
+            && find_attr(attrs, "rel", bytes, encoding_rs::UTF_8).is_some_and(|r| {
+                r.split_ascii_whitespace()
+                    .any(|w| w.eq_ignore_ascii_case("author"))
+            })
+        {
+            AuthorMark::Rel
+        } else if own.as_deref().is_some_and(crate::meta::byline_descriptor)
+            && m.wants_author(AuthorMark::Class)
+        {
+            AuthorMark::Class
+        } else {
+            return;
+        };
+        // NOTE: microdata marks the author of the item it sits in, which may be an aside.
+        let context = self.ctx_now | ctx_bits;
+        let aside = if mark == AuthorMark::Itemprop {
+            0
+        } else {
+            ctx::ASIDE
+        };
+        if context & (ctx::NAV | ctx::FORM | aside) != 0
+            || context & ctx::FOOTER != 0 && context & ctx::ARTICLE == 0
+        {
+            return;
+        }
+        // Comments name their writers, lists of related pages theirs.
+        let comment = |d: &str| {
+            let l = d.to_ascii_lowercase();
+            l.contains("comment") || l.contains("reply") || l.contains("related")
+        };
+        if own.as_deref().is_some_and(comment)
+            || self
+                .stack
+                .iter()
+                .any(|o| o.descriptor.as_deref().is_some_and(comment))
+        {
+            return;
+        }
+        let depth = self.tokenizer_open.len();
+        if let Some(m) = self.meta.as_deref_mut() {
+            m.author_element(mark, tag.end, depth);
         }
     }
 
@@ -337,6 +423,11 @@ impl Descriptor {
             *slot = b;
             self.len += 1;
         }
+    }
+
+    /// The bytes so far (cut at [`MAX_DESCRIPTOR_BYTES`], perhaps inside a character).
+    fn bytes(&self) -> &[u8] {
+        &self.buf[..self.len.min(MAX_DESCRIPTOR_BYTES)]
     }
 
     /// The length so far, exact up to [`MAX_DESCRIPTOR_BYTES`] and beyond it at least

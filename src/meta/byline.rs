@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 /// Whether an ancestor's `tag.class#id` descriptor names a byline or an author (and not a
 /// comment).
-pub(super) fn byline_descriptor(d: &str) -> bool {
+pub(crate) fn byline_descriptor(d: &str) -> bool {
     // NOTE: most descriptors name neither; one pass over the bytes tells, without the set-up
     // of a substring search for each word.
     let b = d.as_bytes();
@@ -26,9 +26,12 @@ pub(super) fn byline_descriptor(d: &str) -> bool {
 }
 
 /// Labels a byline starts with, in lower case, each followed by a space or a colon.
-const LABELS: [&str; 22] = [
+const LABELS: [&str; 25] = [
     "written by",
+    "article by",
     "posted by",
+    "post by",
+    "via",
     "published by",
     "words by",
     "reviewed by",
@@ -98,13 +101,22 @@ pub(crate) fn byline_name(text: &str) -> Option<String> {
         rest = rest[label.len()..].trim_start_matches([' ', ':', '\u{a0}', '-', '|']);
     }
     // The names end where a date, a time, a separator or a label of what follows starts.
+    // A digit glued to the letters of a single word is part of a user name ("user3080392").
     let mut end = rest.len();
+    let mut after_letter = false;
+    let mut words = false;
     for (i, c) in rest.char_indices() {
-        if c.is_ascii_digit() || matches!(c, '|' | '—' | '–' | '•' | '·' | '/' | '(' | '\n')
+        if (c.is_ascii_digit() && (!after_letter || words))
+            || matches!(
+                c,
+                '|' | '—' | '–' | '•' | '·' | '/' | '(' | '\n' | '»' | '«'
+            )
         {
             end = i;
             break;
         }
+        after_letter = c.is_alphanumeric() || (c == '_' && after_letter);
+        words |= c.is_whitespace();
     }
     let mut names = &rest[..end];
     let ln = names.to_lowercase();
@@ -140,10 +152,53 @@ pub(crate) fn byline_name(text: &str) -> Option<String> {
         || NOT_NAMES.iter().any(|w| l.contains(w))
         || LABELS.contains(&l.as_str())
         || l == "admin"
+        || !name_like(names)
     {
         return None;
     }
     Some(names.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// A name given as such (the text of an `itemprop=name`): without a leading label, and
+/// not a call to action; `None` when it holds no name.
+pub(crate) fn given_name(text: &str) -> Option<String> {
+    let mut rest = text.trim();
+    let l = rest.to_lowercase();
+    if let Some(label) = LABELS
+        .iter()
+        .find(|p| l.starts_with(*p) && l[p.len()..].starts_with([' ', ':', '\u{a0}']))
+    {
+        rest = rest[label.len()..].trim_start_matches([' ', ':', '\u{a0}']);
+    }
+    let l = rest.to_lowercase();
+    let words = rest.split_whitespace().count();
+    if words == 0
+        || words > 12
+        || !rest.chars().any(char::is_alphabetic)
+        || NOT_NAMES.iter().any(|w| l.contains(w))
+    {
+        return None;
+    }
+    Some(rest.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// Words written in lower case within names ("Ann de la Cruz", "Jo and Al").
+const PARTICLES: [&str; 19] = [
+    "and", "und", "et", "y", "e", "de", "la", "le", "van", "von", "der", "den", "da", "di", "du",
+    "del", "dos", "of", "bin",
+];
+
+/// Whether words read as names: written all in lower case (user names), or with at most
+/// one word in lower case other than [`PARTICLES`]; a sentence has more.
+fn name_like(s: &str) -> bool {
+    let lower = |w: &&str| w.chars().next().is_some_and(char::is_lowercase);
+    s.split_whitespace().all(|w| lower(&w))
+        || s.split_whitespace()
+            .filter(|w| {
+                lower(w) && !PARTICLES.contains(&w.trim_end_matches(',').to_lowercase().as_str())
+            })
+            .count()
+            <= 1
 }
 
 /// The text without a month's name at its end, written on or glued to the last word
@@ -193,6 +248,19 @@ mod tests {
             name("Stella Kim and Jennifer Jett").as_deref(),
             Some("Stella Kim and Jennifer Jett")
         );
+        assert_eq!(name("user3080392").as_deref(), Some("user3080392"));
+        assert_eq!(
+            name("by Lucas Nolan22 Dec 2016").as_deref(),
+            Some("Lucas Nolan")
+        );
+        assert_eq!(name("Post by Simple07 » Mon").as_deref(), Some("Simple07"));
+        assert_eq!(name("via scvalex").as_deref(), Some("scvalex"));
+        assert_eq!(name("crazy lennys").as_deref(), Some("crazy lennys"));
+        assert_eq!(name("by Ejp55230 2 years ago").as_deref(), Some("Ejp55230"));
+        assert_eq!(
+            name("Ana de la Cruz and Jan van der Berg").as_deref(),
+            Some("Ana de la Cruz and Jan van der Berg")
+        );
     }
 
     #[test]
@@ -207,6 +275,8 @@ mod tests {
             "16 December 2025",
             "Jo says:",
             "Follow Author",
+            "I dove into the zero waste lifestyle in 2019",
+            "A note from the editor",
         ] {
             assert_eq!(byline_name(text), None, "{text}");
         }

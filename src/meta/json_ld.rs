@@ -56,6 +56,24 @@ pub(super) fn article_type(t: &str) -> bool {
     )
 }
 
+/// The JSON of a script's text: without the `<![CDATA[ … ]]>` that pages written as XHTML
+/// wrap it in (perhaps behind `//` or inside `/* */`).
+pub(super) fn unwrap(text: &str) -> &str {
+    let t = text.trim();
+    let Some(rest) = ["<![CDATA[", "//<![CDATA[", "/*<![CDATA[*/"]
+        .iter()
+        .find_map(|open| t.strip_prefix(open))
+    else {
+        return t;
+    };
+    let rest = rest.trim_end();
+    ["//]]>", "/*]]>*/", "]]>"]
+        .iter()
+        .find_map(|close| rest.strip_suffix(close))
+        .unwrap_or(rest)
+        .trim()
+}
+
 /// A JSON-LD value as read: strings borrowed from the script's text when they hold no
 /// escapes, objects as their fields in order.
 // NOTE: a `serde_json::Value` copied every string and hashed every key (an IndexMap),

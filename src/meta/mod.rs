@@ -37,6 +37,7 @@
 //! # Ok::<(), mainline::Error>(())
 //! ```
 
+mod author;
 mod byline;
 mod date;
 mod json_ld;
@@ -47,7 +48,8 @@ mod url;
 
 use std::sync::Arc;
 
-use byline::byline_descriptor;
+pub(crate) use author::AuthorMark;
+pub(crate) use byline::byline_descriptor;
 pub use date::iso_date;
 use date::text_date;
 use json_ld::{JsonLd, Ld};
@@ -139,6 +141,16 @@ struct Capture {
     over: bool,
 }
 
+/// The inner HTML of an author element being read, until an end tag leaves `depth` open
+/// elements.
+#[derive(Debug)]
+struct AuthorCapture {
+    mark: AuthorMark,
+    depth: usize,
+    next: u64,
+    buf: Vec<u8>,
+}
+
 /// Where a line sits, as [`Collector::line`] needs it (the splitter reads it from the
 /// line's context bits).
 #[derive(Debug, Clone, Copy)]
@@ -223,6 +235,18 @@ pub(crate) struct Collector {
     before_h1: Option<(u64, String)>,
     /// The text of the first line with a date in an element named for a date.
     date_element: Option<String>,
+    /// The inner HTML of elements marked as an author's being read, by [`AuthorMark`] (an
+    /// element with one mark may hold one with another).
+    author_capture: [Option<AuthorCapture>; 3],
+    /// The names read from elements marked as an author's, by [`AuthorMark`].
+    marked: [Option<String>; 3],
+    /// Author elements read so far (at most [`author::MAX_AUTHOR_ELEMENTS`]).
+    author_elements: u32,
+    /// The index of the line after the first line that is a byline's label alone.
+    after_label: Option<u64>,
+    /// The name on the line after a byline's label alone, or on the first line that starts
+    /// with a label only bylines have ([`author::strong_label`]).
+    labelled: Option<String>,
     /// Descriptors of ancestors already looked at for a byline, with the answer (the
     /// lines of one container share them).
     byline_seen: Vec<(Arc<str>, bool)>,
@@ -368,6 +392,19 @@ impl Collector {
         if self.foreign.is_some_and(|d| depth <= d) {
             self.foreign = None;
         }
+        for i in 0..self.author_capture.len() {
+            if self.author_capture[i]
+                .as_ref()
+                .is_some_and(|c| depth <= c.depth)
+            {
+                let mut c = self.author_capture[i].take().expect("checked");
+                if c.next > at {
+                    let extra = usize::try_from(c.next - at).unwrap_or(usize::MAX);
+                    c.buf.truncate(c.buf.len().saturating_sub(extra));
+                }
+                self.finish_author(c, encoding);
+            }
+        }
         if self.capture.as_ref().is_some_and(|c| depth <= c.depth) {
             let mut c = self.capture.take().expect("checked");
             // Bytes of the end tag itself may already have been taken.
@@ -381,13 +418,24 @@ impl Collector {
 
     /// While raw text is being read: the offset of its next byte.
     pub(crate) fn capture_next(&self) -> Option<u64> {
-        self.capture.as_ref().map(|c| c.next)
+        let raw = self.capture.as_ref().map(|c| c.next);
+        let authors = self.author_capture.iter().flatten().map(|c| c.next);
+        raw.into_iter().chain(authors).min()
     }
 
     /// The bytes from offset `base` on are `bytes`: takes those of the text being read.
     pub(crate) fn bytes(&mut self, bytes: &[u8], base: u64) {
-        let Some(c) = &mut self.capture else { return };
         let end = base + bytes.len() as u64;
+        for c in self.author_capture.iter_mut().flatten() {
+            if c.next < end {
+                let from = usize::try_from(c.next.saturating_sub(base)).unwrap_or(usize::MAX);
+                let piece = bytes.get(from..).unwrap_or_default();
+                let room = author::MAX_AUTHOR_HTML.saturating_sub(c.buf.len());
+                c.buf.extend_from_slice(&piece[..piece.len().min(room)]);
+                c.next = end;
+            }
+        }
+        let Some(c) = &mut self.capture else { return };
         if c.next >= end {
             return;
         }
@@ -428,6 +476,20 @@ impl Collector {
             && self.byline_element(ancestors)
         {
             self.byline = byline::byline_name(text);
+        }
+        if self.labelled.is_none() && !boilerplate && self.lines < 4096 {
+            if self.after_label == Some(self.lines)
+                || text.len() <= 120 && author::strong_label(text)
+            {
+                self.labelled = byline::byline_name(text);
+            }
+            // NOTE: "by" alone is not taken as a label: it ends many lines of code.
+            if self.after_label.is_none_or(|l| l < self.lines)
+                && author::label_alone(text)
+                && !text.trim().eq_ignore_ascii_case("by")
+            {
+                self.after_label = Some(self.lines + 1);
+            }
         }
         if self.by_line.is_none()
             && text.len() <= 100
@@ -514,6 +576,44 @@ impl Collector {
         if let Some(c) = self.capture.take() {
             self.finish(c, encoding);
         }
+        for i in 0..self.author_capture.len() {
+            if let Some(c) = self.author_capture[i].take() {
+                self.finish_author(c, encoding);
+            }
+        }
+    }
+
+    /// Whether an element with this mark would be read as an author's: none with that mark
+    /// has given a name yet and none is being read.
+    pub(crate) fn wants_author(&self, mark: AuthorMark) -> bool {
+        !self.head_only
+            && self.author_capture[mark as usize].is_none()
+            && self.author_elements < author::MAX_AUTHOR_ELEMENTS
+            && self.marked[mark as usize].is_none()
+    }
+
+    /// An element marked as an author's starts (its start tag ends at offset `end`, with
+    /// `depth` open elements before it), outside navigation, asides, forms and comments:
+    /// its inner HTML is read for a name.
+    pub(crate) fn author_element(&mut self, mark: AuthorMark, end: u64, depth: usize) {
+        if !self.wants_author(mark) {
+            return;
+        }
+        self.author_elements += 1;
+        self.author_capture[mark as usize] = Some(AuthorCapture {
+            mark,
+            depth,
+            next: end,
+            buf: Vec::new(),
+        });
+    }
+
+    fn finish_author(&mut self, c: AuthorCapture, encoding: &'static encoding_rs::Encoding) {
+        let html = encoding.decode_without_bom_handling(&c.buf).0;
+        let slot = &mut self.marked[c.mark as usize];
+        if slot.is_none() {
+            *slot = author::element_name(&html, c.mark == AuthorMark::Itemprop);
+        }
     }
 
     fn finish(&mut self, c: Capture, encoding: &'static encoding_rs::Encoding) {
@@ -527,7 +627,7 @@ impl Collector {
                 if c.over {
                     return;
                 }
-                if let Ok(value) = serde_json::from_str::<Ld>(text.trim()) {
+                if let Ok(value) = serde_json::from_str::<Ld>(json_ld::unwrap(&text)) {
                     self.json_ld.read(&value, 0);
                 }
             }
@@ -594,12 +694,22 @@ impl Collector {
             });
             confirmed.or_else(|| title.map(|t| trim_site_name(&t, site)))
         };
-        let text_byline = self.byline.clone().or_else(|| self.by_line.clone());
+        let [itemprop_author, rel_author, class_author] = &self.marked;
+        let text_byline = itemprop_author
+            .clone()
+            .or_else(|| rel_author.clone())
+            .or_else(|| self.byline.clone())
+            .or_else(|| class_author.clone())
+            .or_else(|| self.by_line.clone())
+            .or_else(|| self.labelled.clone());
         let org = ld.author_org && text_byline.is_some();
         let author = (if org { None } else { ld.author.clone() })
             .or_else(|| meta(&["dc.creator", "dcterms.creator", "author"]))
-            .or_else(|| meta(&["article:author"]).filter(|a| !a.contains("://")))
+            .or_else(|| {
+                meta(&["article:author", "og:article:author"]).filter(|a| !a.contains("://"))
+            })
             .or_else(|| meta(&["parsely-author", "sailthru.author"]))
+            .or_else(|| self.twitter_author())
             .or_else(|| text_byline.clone())
             .or_else(|| ld.author.clone());
         let day_first = day_first(self.lang.as_deref());
@@ -735,6 +845,21 @@ impl Collector {
             article_text_bytes: self.article_text_bytes,
             published_weak,
         }
+    }
+}
+
+impl Collector {
+    /// The `twitter:dataN` whose `twitter:labelN` is `Written by` or `Author`.
+    fn twitter_author(&self) -> Option<String> {
+        let (key, _) = self.metas.iter().find(|(k, v)| {
+            k.starts_with("twitter:label")
+                && ["written by", "author", "by", "authors"]
+                    .iter()
+                    .any(|l| v.trim_end_matches(':').eq_ignore_ascii_case(l))
+        })?;
+        let data = format!("twitter:data{}", &key["twitter:label".len()..]);
+        let (_, value) = self.metas.iter().find(|(k, _)| *k == data)?;
+        byline::given_name(value)
     }
 }
 

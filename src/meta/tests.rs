@@ -211,3 +211,137 @@ mod doc_examples {
         Ok(())
     }
 }
+
+#[test]
+fn microdata_authors_give_their_nested_name() {
+    let m = meta_of(
+        "<body><h1>Title</h1><div itemprop=author itemscope itemtype='https://schema.org/Person'>\
+         Written By: <a itemprop=url href='/tom'><span itemprop=name>Tom May</span></a>\
+         <p>Tom writes about type.</p></div><p>Words.</p>",
+    );
+    assert_eq!(m.author.as_deref(), Some("Tom May"));
+    let m = meta_of(
+        "<body><span itemprop='author' itemscope><meta itemprop='name' content='Ann &amp; Bo'>\
+         <img src=a.png></span><p>Words.</p>",
+    );
+    assert_eq!(m.author.as_deref(), Some("Ann & Bo"));
+    // Without a nested name, the element's own text.
+    let m = meta_of("<p>Asked by <a href='/u/1' itemprop=author>drat55</a> in 2014</p>");
+    assert_eq!(m.author.as_deref(), Some("drat55"));
+}
+
+#[test]
+fn microdata_organisations_and_comment_authors_are_not_bylines() {
+    let m = meta_of(
+        "<body><div itemprop=author itemscope itemtype='https://schema.org/Organization'>\
+         <span itemprop=name>Daily Paper</span></div><p>Words.</p>\
+         <div class=comments><div class=c-body><span itemprop=author>Troll</span></div></div>",
+    );
+    assert_eq!(m.author, None);
+}
+
+#[test]
+fn rel_author_links_give_the_name() {
+    let m = meta_of(
+        "<body><nav><a rel=author href='/me'>Menu Person</a></nav><h1>T</h1>\
+         <p class=meta><a href='/hg' title='Posts by Halina Goetz' rel='author noopener'>\
+         Halina Goetz</a> &middot; 3 May 2021</p><p>Words.</p>",
+    );
+    assert_eq!(m.author.as_deref(), Some("Halina Goetz"));
+}
+
+#[test]
+fn inline_elements_classed_for_the_author_give_the_name() {
+    let m = meta_of(
+        "<body><h1>Best tutoring</h1><div class=post-detail__meta>September 1st, 2023 \
+         <span class=post-detail__meta-author>By Emily Norwood</span></div><p>Words.</p>",
+    );
+    assert_eq!(m.author.as_deref(), Some("Emily Norwood"));
+}
+
+#[test]
+fn a_label_on_a_line_of_its_own_gives_the_name_on_the_next() {
+    let m = meta_of(
+        "<body><h1>Guide</h1><div><p>Last updated</p><time>Aug 04, 2025</time></div>\
+         <div><p>Written by</p><p>Edzel Tabing</p></div><p>Words of the guide.</p>",
+    );
+    assert_eq!(m.author.as_deref(), Some("Edzel Tabing"));
+    // A line of code ending in "by" is not a label.
+    let m = meta_of("<body><pre>theorem x := by\nintro h1</pre><p>Words.</p>");
+    assert_eq!(m.author, None);
+}
+
+#[test]
+fn author_elements_read_the_same_in_pieces_of_any_size() {
+    let html = "<body><h1>T</h1><div class=byline-wrap><span itemprop=author itemscope>\
+                <a href='/z' itemprop=url><span itemprop=name>Zo\u{e9} Kr\u{e4}mer</span></a>\
+                </span></div><p>Words.</p>";
+    let whole = meta_of(html);
+    assert_eq!(whole.author.as_deref(), Some("Zoé Krämer"));
+    for size in [1, 2, 5, 13] {
+        let mut s = Splitter::new().with_metadata(true);
+        for piece in html.as_bytes().chunks(size) {
+            s.write(piece).unwrap();
+        }
+        s.end().unwrap();
+        assert_eq!(s.metadata().unwrap(), whole, "pieces of {size}");
+    }
+}
+
+#[test]
+fn microdata_inside_an_element_classed_for_the_author_is_read_too() {
+    let m = meta_of(
+        "<body><h1>T</h1><div class=authorinfo><a href='/p' itemprop=url>Tech Weekly</a>\
+         <span class=authorname itemprop=author itemscope><span itemprop=name>Alex Perry</span>\
+         </span></div><p>Words.</p>",
+    );
+    assert_eq!(m.author.as_deref(), Some("Alex Perry"));
+    // Microdata in an aside names the author of the item it sits in.
+    let m = meta_of(
+        "<body><article><p>Words.</p><aside><span itemprop=author itemscope>\
+         <span itemprop=name>Nicolas Perriault</span> \u{2014}</span></aside></article>",
+    );
+    assert_eq!(m.author.as_deref(), Some("Nicolas Perriault"));
+}
+
+#[test]
+fn lines_starting_with_a_label_only_bylines_have_give_the_name() {
+    let m = meta_of(
+        "<body><h1>T</h1><p>One.</p><p>Two.</p><p>Three.</p><p>Four.</p><p>Five.</p><p>Six.</p>\
+         <p>Seven.</p><p>Eight.</p><p>Nine.</p><p>Ten.</p><p>Eleven.</p>\
+         <p>Written by <a href='/a'>Moses Kim and Kate Shokurova</a></p><p>Words.</p>",
+    );
+    assert_eq!(m.author.as_deref(), Some("Moses Kim and Kate Shokurova"));
+}
+
+#[test]
+fn json_ld_in_cdata_and_open_graph_article_authors_are_read() {
+    let m = meta_of(
+        "<head><script type=\"application/ld+json\">\n<![CDATA[\n{\"@type\":\"Article\",\
+         \"name\":\"New Zealand\",\"author\":{\"@type\":\"Organization\",\
+         \"name\":\"Contributors to Wikimedia projects\"}}\n]]>\n</script></head><p>Text.</p>",
+    );
+    assert_eq!(
+        m.author.as_deref(),
+        Some("Contributors to Wikimedia projects")
+    );
+    assert_eq!(m.page_types, ["Article"]);
+    let m = meta_of("<meta property='og:article:author' content='BBC News'><p>Text.</p>");
+    assert_eq!(m.author.as_deref(), Some("BBC News"));
+}
+
+#[test]
+fn twitter_labels_name_the_writer_and_related_cards_do_not() {
+    let m = meta_of(
+        "<meta name=twitter:label1 content='Written by'>\
+         <meta name=twitter:data1 content='Linda Rosencrance'>\
+         <meta name=twitter:label2 content='Est. reading time'>\
+         <meta name=twitter:data2 content='3 minutes'><p>Text.</p>",
+    );
+    assert_eq!(m.author.as_deref(), Some("Linda Rosencrance"));
+    let m = meta_of(
+        "<body><h1>T</h1><p>Words.</p><div class=related-content><h3>Other</h3>\
+         <div itemprop=author itemscope><span itemprop=name>Thai Vong</span></div></div>",
+    );
+    assert_eq!(m.author, None);
+}
