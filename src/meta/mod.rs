@@ -6,10 +6,12 @@
 //! `<title>` text, `<meta name|property|itemprop content>` (Open Graph `og:*`, `article:*`,
 //! `author`, `description`, Dublin Core `dc.*`/`dcterms.*`, `twitter:*`), `<link
 //! rel=canonical>`, `<base href>`, `<html lang>`, JSON-LD (`<script
-//! type="application/ld+json">`), the first `<time datetime>` and the first `<h1>` line. No
-//! second parse is made and memory stays bounded: every value is cut at [`MAX_VALUE_BYTES`],
-//! at most [`MAX_META_TAGS`] `<meta>` tags are kept, and JSON-LD is read up to
-//! [`MAX_JSON_LD_BYTES`] per script and in total.
+//! type="application/ld+json">`), the first `<time datetime>`, the first `<h1>` line and
+//! the inner HTML of the first elements marked as an author's (`itemprop=author`, `<a
+//! rel=author>`, a class naming an author or a byline). No second parse is made and memory
+//! stays bounded: every value is cut at [`MAX_VALUE_BYTES`], at most [`MAX_META_TAGS`]
+//! `<meta>` tags are kept, JSON-LD is read up to [`MAX_JSON_LD_BYTES`] per script and in
+//! total, and an author element up to 2 KiB (32 of them a page).
 //!
 //! What the head gives is complete when the first line of the body comes out; JSON-LD in
 //! the body, the first `<h1>` and `<time>` are known at the end.
@@ -77,10 +79,14 @@ pub struct Metadata {
     /// `dcterms.title`, `og:title`, `twitter:title`, `parsely-title`, `<title>` with the
     /// site name trimmed, the first `<h1>`.
     pub title: Option<String>,
-    /// The author(s), joined by `, `: JSON-LD `author`, `dc.creator`, `dcterms.creator`,
-    /// `<meta name=author>`, `article:author` (unless a URL), `parsely-author`, else the
-    /// text of the first short line of the body in an element whose class or id names a
-    /// byline or an author (outside navigation, footers, asides and comments).
+    /// The author(s): JSON-LD `author`, `dc.creator`, `dcterms.creator`, `<meta
+    /// name=author>`, `article:author` or `og:article:author` (unless a URL),
+    /// `parsely-author`, the `twitter:dataN` labelled `Written by`; else from the body (outside
+    /// navigation, forms, asides, comments and lists of related pages): an element marked
+    /// `itemprop=author` (its `itemprop=name`), an `<a rel=author>`, the first short line in
+    /// an element whose class or id names a byline or an author, such an element within a
+    /// line, a line starting `By ` near the headline, a line starting `Written by` or the
+    /// line after that label alone.
     pub author: Option<String>,
     /// When the page was first published (ISO 8601): JSON-LD `datePublished`,
     /// `article:published_time`, `dc.date`, `date`, the first `<time datetime>`.
