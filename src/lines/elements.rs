@@ -149,7 +149,7 @@ impl State {
                 &name,
                 itemprop_author,
                 descriptor.as_ref(),
-                ctx_bits,
+                (ctx_bits, hints),
                 tag,
                 attrs,
                 bytes,
@@ -251,7 +251,8 @@ impl State {
     }
 
     /// Tells the collector of an element marked as an author's (`itemprop=author`,
-    /// `<a rel=author>`, a class or id naming an author or a byline) outside navigation,
+    /// `<a rel=author>`, a class or id with an `author` or `byline` word, as its
+    /// [`hint::META`] bit tells) outside navigation,
     /// asides, forms, footers outside an article, comments and lists of related pages.
     #[allow(clippy::too_many_arguments)]
     fn author_element<'b>(
@@ -259,7 +260,7 @@ impl State {
         name: &str,
         itemprop: bool,
         descriptor: Option<&Descriptor>,
-        ctx_bits: u16,
+        (ctx_bits, hints): (u16, u16),
         tag: &StartTag,
         attrs: &[AttrSpan],
         bytes: &dyn Fn(u64, u64) -> &'b [u8],
@@ -268,7 +269,7 @@ impl State {
         let Some(m) = self.meta.as_deref() else {
             return;
         };
-        let own = descriptor.map(|d| String::from_utf8_lossy(d.bytes()));
+        let own = || descriptor.map(|d| String::from_utf8_lossy(d.bytes()));
         // NOTE: microdata typed as an organisation names a publisher, not a writer.
         let person = || {
             find_attr(attrs, "itemtype", bytes, encoding_rs::UTF_8)
@@ -284,8 +285,9 @@ impl State {
             })
         {
             AuthorMark::Rel
-        } else if own.as_deref().is_some_and(crate::meta::byline_descriptor)
+        } else if hints & hint::META != 0
             && m.wants_author(AuthorMark::Class)
+            && own().as_deref().is_some_and(crate::meta::byline_descriptor)
         {
             AuthorMark::Class
         } else {
@@ -308,7 +310,7 @@ impl State {
             let l = d.to_ascii_lowercase();
             l.contains("comment") || l.contains("reply") || l.contains("related")
         };
-        if own.as_deref().is_some_and(comment)
+        if own().as_deref().is_some_and(comment)
             || self
                 .stack
                 .iter()
