@@ -27,7 +27,9 @@ pub(super) const MAX_AUTHOR_ELEMENTS: u32 = 32;
 /// Whether a line is a byline's label alone (`Written by`, `By:`, `Author`), whose name
 /// follows on the next line.
 pub(super) fn label_alone(text: &str) -> bool {
-    if text.len() > 24 {
+    // NOTE: this runs for most lines: the first letter rules nearly all of them out before
+    // any lower-casing.
+    if text.len() > 24 || !first_letter_in(text, b"abpstw") {
         return false;
     }
     let l = text
@@ -54,6 +56,9 @@ pub(super) fn label_alone(text: &str) -> bool {
 /// Whether a line starts with a label that only a byline has (`Written by`, `Posted by`
 /// …; not `By` alone, which starts other sentences too).
 pub(super) fn strong_label(text: &str) -> bool {
+    if !first_letter_in(text, b"apsw") {
+        return false;
+    }
     let head = text
         .get(..text.len().min(12))
         .unwrap_or(text)
@@ -68,6 +73,15 @@ pub(super) fn strong_label(text: &str) -> bool {
     ]
     .iter()
     .any(|l| head.starts_with(l))
+}
+
+/// Whether the first byte of the text (trimmed) is one of these lower-case ASCII letters, in
+/// either case.
+fn first_letter_in(text: &str, letters: &[u8]) -> bool {
+    text.trim_start()
+        .as_bytes()
+        .first()
+        .is_some_and(|b| letters.contains(&(b | 0x20)))
 }
 
 /// The name(s) an author element's inner HTML gives: with `itemprop`, the text (or
