@@ -904,7 +904,7 @@ impl Extractor {
         let kept_hints = if self.keep_features { hints } else { None };
         if let Some(p) = &mut self.page {
             let weight = self.scorer.stage2_inputs(&self.row, &mut self.base);
-            let link_density = self.row[features::LINK_DENSITY];
+            let link_density = self.row[features::column::LINK_DENSITY];
             let landmark = stack::floor::in_landmark(&self.row);
             p.first_rows.extend_from_slice(&self.row);
             if p.first_rows.len() >= FIRST_ROWS * self.row.len() {

@@ -32,145 +32,253 @@ use crate::lines::{Block, Line, ctx, hint};
 /// Most neighbour lines on each side that features can use.
 pub const MAX_CONTEXT: usize = 3;
 
-/// The features of a line itself: `(name, description)`.
-pub const BASE: [(&str, &str); N_BASE] = [
+/// Declares the [`BASE`] features, each once: the name of its position constant in
+/// [`column`], its name, its description and the expression that computes it from the line
+/// (`$line`) and the values the set-up statements bind. It writes [`BASE`], [`N_BASE`],
+/// [`column`] and [`LineFeatures::of`] from that one list, so that a name, its position and
+/// its value cannot come apart.
+macro_rules! base_features {
     (
-        "density",
-        "text_bytes / html_bytes, capped at 1 (seed attribute 1)",
-    ),
-    ("ln_html_bytes", "ln(1 + html_bytes) (seed attribute 2)"),
-    ("ln_text_bytes", "ln(1 + text_bytes) (seed attribute 3)"),
-    ("link_density", "share of the text inside <a>"),
-    ("ln_depth", "ln(1 + open elements when the text started)"),
-    ("heading_level", "1-6 for h1-h6, else 0"),
-    ("tag_p", "nearest block is <p>"),
-    (
-        "tag_div",
-        "nearest block is div/section/article/main/header/footer/nav/aside/form/figure",
-    ),
-    ("tag_li", "nearest block is li/dt/dd"),
-    ("tag_cell", "nearest block is table/tr/td/th"),
-    ("tag_heading", "nearest block is h1-h6"),
-    ("tag_pre", "nearest block is <pre>"),
-    ("tag_quote", "nearest block is <blockquote>"),
-    ("tag_body", "no block element around the text"),
-    ("in_nav", "inside <nav> or role=navigation"),
-    ("in_header", "inside <header> or role=banner"),
-    ("in_footer", "inside <footer> or role=contentinfo"),
-    ("in_aside", "inside <aside> or role=complementary"),
-    ("in_form", "inside <form>"),
-    ("in_button", "inside <button>"),
-    ("in_select", "inside <select>"),
-    ("in_label", "inside <label>"),
-    ("in_menu", "inside <menu> or role=menu/menubar"),
-    (
-        "in_article",
-        "inside <article>, <main>, role=main/article or itemprop=articleBody",
-    ),
-    ("in_list_item", "inside li/dt/dd"),
-    ("in_cell", "inside td/th"),
-    ("in_figure", "inside figure/figcaption"),
-    (
-        "hint_nav",
-        "an ancestor's class/id says nav/menu/breadcrumb/pagination",
-    ),
-    (
-        "hint_footer",
-        "an ancestor's class/id says footer/copyright",
-    ),
-    (
-        "hint_side",
-        "an ancestor's class/id says sidebar/widget/related",
-    ),
-    ("hint_comment", "an ancestor's class/id says comment/reply"),
-    ("hint_social", "an ancestor's class/id says share/social"),
-    (
-        "hint_ad",
-        "an ancestor's class/id says ad/promo/banner/cookie/newsletter/modal",
-    ),
-    (
-        "hint_meta",
-        "an ancestor's class/id says meta/byline/author/date/tags",
-    ),
-    (
-        "hint_hidden",
-        "an ancestor is hidden (hidden, aria-hidden, display:none, sr-only)",
-    ),
-    (
-        "hint_content",
-        "an ancestor's class/id says article/content/post/entry/body/text",
-    ),
-    (
-        "hint_header",
-        "an ancestor's class/id says header/masthead/logo/brand",
-    ),
-    (
-        "ln_words",
-        "ln(1 + words: whitespace-separated, each Chinese or Japanese character, Thai, … one)",
-    ),
-    ("chars_per_word", "characters per word"),
-    ("punct_ratio", "share of characters that are punctuation"),
-    ("digit_ratio", "share of characters that are digits"),
-    ("upper_ratio", "share of letters that are upper case"),
-    (
-        "sentence_ends",
-        "sentence-ending marks (. ! ? and CJK 。！？) followed by a space or the end, at most 10",
-    ),
-    (
-        "ends_with_punct",
-        "the text ends with . ! ? : ; or a CJK full stop",
-    ),
-    ("starts_upper", "the first letter is upper case"),
-    (
-        "copyright",
-        "contains ©, 'copyright' or 'all rights reserved'",
-    ),
-    (
-        "separator_ratio",
-        "share of characters that are | • · » › or /, as in menus and breadcrumbs",
-    ),
-    (
-        "container_ln_text_bytes",
-        "ln(1 + text bytes so far in the block around the line's block, this line included)",
-    ),
-    (
-        "container_link_density",
-        "link density so far in that container",
-    ),
-    (
-        "container_ln_lines",
-        "ln(1 + lines so far in that container)",
-    ),
-    (
-        "region_ln_text_bytes",
-        "ln(1 + text bytes so far in the next block up)",
-    ),
-    ("region_link_density", "link density so far in that region"),
-    ("region_ln_lines", "ln(1 + lines so far in that region)"),
-    ("ln_line_index", "ln(1 + position of the line in the page)"),
-    ("ln_offset", "ln(1 + input offset where the line starts)"),
-];
+        |$line:ident| { $($setup:stmt;)* }
+        $( $id:ident: $name:literal, $desc:literal => $value:expr; )*
+    ) => {
+        /// The [`BASE`] features in row order (their discriminants are their columns).
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[repr(usize)]
+        enum Base {
+            $($id,)*
+        }
 
-/// Column of `link_density` in a row (and in [`BASE`]).
-pub(crate) const LINK_DENSITY: usize = 3;
+        /// The column of each [`BASE`] feature in a row (and in [`BASE`]).
+        pub mod column {
+            $(
+                #[doc = concat!("Column of `", $name, "`: ", $desc, ".")]
+                pub const $id: usize = super::Base::$id as usize;
+            )*
+        }
+
+        /// Number of [`BASE`] features.
+        pub const N_BASE: usize = [$($name),*].len();
+
+        /// The features of a line itself: `(name, description)`.
+        pub const BASE: [(&str, &str); N_BASE] = [$(($name, $desc)),*];
+
+        impl LineFeatures {
+            /// Computes the features of `line`.
+            pub fn of($line: &Line) -> Self {
+                $($setup)*
+                LineFeatures([$($value),*])
+            }
+        }
+    };
+}
+
+/// Declares the [`NEIGHBOUR`] attributes: the [`column`] of the line's own feature that a
+/// neighbour contributes and its description. It writes [`NEIGHBOUR`], [`N_NEIGHBOUR`]
+/// and the values a line gives as a neighbour from that one list.
+macro_rules! neighbour_features {
+    ($( $id:ident: $desc:literal; )*) => {
+        /// Attributes repeated for each neighbour line: `(suffix, description)`; the suffix
+        /// is the name of the line's own feature.
+        pub const NEIGHBOUR: [(&str, &str); N_NEIGHBOUR] = [$((BASE[column::$id].0, $desc)),*];
+
+        /// Number of [`NEIGHBOUR`] attributes.
+        pub const N_NEIGHBOUR: usize = [$(column::$id),*].len();
+
+        impl LineFeatures {
+            /// The [`NEIGHBOUR`] attributes of this line.
+            #[inline]
+            fn neighbour(&self) -> [f32; N_NEIGHBOUR] {
+                [$(self.0[column::$id]),*]
+            }
+        }
+    };
+}
+
+base_features! {
+    |line| {
+        let t = text_stats(&line.text);
+        let c = |bit: u16| flag(line.context & bit != 0);
+        let h = |bit: u16| flag(line.hints & bit != 0);
+        let b = |block: Block| flag(line.block == block);
+    }
+    DENSITY: "density",
+        "text_bytes / html_bytes, capped at 1 (seed attribute 1)"
+        => line.density() as f32;
+    LN_HTML_BYTES: "ln_html_bytes",
+        "ln(1 + html_bytes) (seed attribute 2)"
+        => ln1p(line.html_bytes);
+    LN_TEXT_BYTES: "ln_text_bytes",
+        "ln(1 + text_bytes) (seed attribute 3)"
+        => ln1p(line.text_bytes);
+    LINK_DENSITY: "link_density",
+        "share of the text inside <a>"
+        => line.link_density() as f32;
+    LN_DEPTH: "ln_depth",
+        "ln(1 + open elements when the text started)"
+        => ln1p(line.depth as u64);
+    HEADING_LEVEL: "heading_level",
+        "1-6 for h1-h6, else 0"
+        => line.heading as f32;
+    TAG_P: "tag_p",
+        "nearest block is <p>"
+        => b(Block::P);
+    TAG_DIV: "tag_div",
+        "nearest block is div/section/article/main/header/footer/nav/aside/form/figure"
+        => b(Block::Div);
+    TAG_LI: "tag_li",
+        "nearest block is li/dt/dd"
+        => b(Block::Li);
+    TAG_CELL: "tag_cell",
+        "nearest block is table/tr/td/th"
+        => b(Block::Cell);
+    TAG_HEADING: "tag_heading",
+        "nearest block is h1-h6"
+        => b(Block::Heading);
+    TAG_PRE: "tag_pre",
+        "nearest block is <pre>"
+        => b(Block::Pre);
+    TAG_QUOTE: "tag_quote",
+        "nearest block is <blockquote>"
+        => b(Block::Quote);
+    TAG_BODY: "tag_body",
+        "no block element around the text"
+        => b(Block::Body);
+    IN_NAV: "in_nav",
+        "inside <nav> or role=navigation"
+        => c(ctx::NAV);
+    IN_HEADER: "in_header",
+        "inside <header> or role=banner"
+        => c(ctx::HEADER);
+    IN_FOOTER: "in_footer",
+        "inside <footer> or role=contentinfo"
+        => c(ctx::FOOTER);
+    IN_ASIDE: "in_aside",
+        "inside <aside> or role=complementary"
+        => c(ctx::ASIDE);
+    IN_FORM: "in_form",
+        "inside <form>"
+        => c(ctx::FORM);
+    IN_BUTTON: "in_button",
+        "inside <button>"
+        => c(ctx::BUTTON);
+    IN_SELECT: "in_select",
+        "inside <select>"
+        => c(ctx::SELECT);
+    IN_LABEL: "in_label",
+        "inside <label>"
+        => c(ctx::LABEL);
+    IN_MENU: "in_menu",
+        "inside <menu> or role=menu/menubar"
+        => c(ctx::MENU);
+    IN_ARTICLE: "in_article",
+        "inside <article>, <main>, role=main/article or itemprop=articleBody"
+        => c(ctx::ARTICLE);
+    IN_LIST_ITEM: "in_list_item",
+        "inside li/dt/dd"
+        => c(ctx::LIST_ITEM);
+    IN_CELL: "in_cell",
+        "inside td/th"
+        => c(ctx::CELL);
+    IN_FIGURE: "in_figure",
+        "inside figure/figcaption"
+        => c(ctx::FIGURE);
+    HINT_NAV: "hint_nav",
+        "an ancestor's class/id says nav/menu/breadcrumb/pagination"
+        => h(hint::NAV);
+    HINT_FOOTER: "hint_footer",
+        "an ancestor's class/id says footer/copyright"
+        => h(hint::FOOTER);
+    HINT_SIDE: "hint_side",
+        "an ancestor's class/id says sidebar/widget/related"
+        => h(hint::SIDE);
+    HINT_COMMENT: "hint_comment",
+        "an ancestor's class/id says comment/reply"
+        => h(hint::COMMENT);
+    HINT_SOCIAL: "hint_social",
+        "an ancestor's class/id says share/social"
+        => h(hint::SOCIAL);
+    HINT_AD: "hint_ad",
+        "an ancestor's class/id says ad/promo/banner/cookie/newsletter/modal"
+        => h(hint::AD);
+    HINT_META: "hint_meta",
+        "an ancestor's class/id says meta/byline/author/date/tags"
+        => h(hint::META);
+    HINT_HIDDEN: "hint_hidden",
+        "an ancestor is hidden (hidden, aria-hidden, display:none, sr-only)"
+        => h(hint::HIDDEN);
+    HINT_CONTENT: "hint_content",
+        "an ancestor's class/id says article/content/post/entry/body/text"
+        => h(hint::CONTENT);
+    HINT_HEADER: "hint_header",
+        "an ancestor's class/id says header/masthead/logo/brand"
+        => h(hint::HEADER);
+    LN_WORDS: "ln_words",
+        "ln(1 + words: whitespace-separated, each Chinese or Japanese character, Thai, … one)"
+        => ln1p(t.words);
+    CHARS_PER_WORD: "chars_per_word",
+        "characters per word"
+        => t.chars_per_word;
+    PUNCT_RATIO: "punct_ratio",
+        "share of characters that are punctuation"
+        => t.punct_ratio;
+    DIGIT_RATIO: "digit_ratio",
+        "share of characters that are digits"
+        => t.digit_ratio;
+    UPPER_RATIO: "upper_ratio",
+        "share of letters that are upper case"
+        => t.upper_ratio;
+    SENTENCE_ENDS: "sentence_ends",
+        "sentence-ending marks (. ! ? and CJK 。！？) followed by a space or the end, at most 10"
+        => t.sentence_ends.min(10) as f32;
+    ENDS_WITH_PUNCT: "ends_with_punct",
+        "the text ends with . ! ? : ; or a CJK full stop"
+        => flag(t.ends_with_punct);
+    STARTS_UPPER: "starts_upper",
+        "the first letter is upper case"
+        => flag(t.starts_upper);
+    COPYRIGHT: "copyright",
+        "contains ©, 'copyright' or 'all rights reserved'"
+        => flag(t.copyright);
+    SEPARATOR_RATIO: "separator_ratio",
+        "share of characters that are | • · » › or /, as in menus and breadcrumbs"
+        => t.separator_ratio;
+    CONTAINER_LN_TEXT_BYTES: "container_ln_text_bytes",
+        "ln(1 + text bytes so far in the block around the line's block, this line included)"
+        => ln1p(line.container.text_bytes);
+    CONTAINER_LINK_DENSITY: "container_link_density",
+        "link density so far in that container"
+        => line.container.link_density() as f32;
+    CONTAINER_LN_LINES: "container_ln_lines",
+        "ln(1 + lines so far in that container)"
+        => ln1p(line.container.lines as u64);
+    REGION_LN_TEXT_BYTES: "region_ln_text_bytes",
+        "ln(1 + text bytes so far in the next block up)"
+        => ln1p(line.region.text_bytes);
+    REGION_LINK_DENSITY: "region_link_density",
+        "link density so far in that region"
+        => line.region.link_density() as f32;
+    REGION_LN_LINES: "region_ln_lines",
+        "ln(1 + lines so far in that region)"
+        => ln1p(line.region.lines as u64);
+    LN_LINE_INDEX: "ln_line_index",
+        "ln(1 + position of the line in the page)"
+        => ln1p(line.index);
+    LN_OFFSET: "ln_offset",
+        "ln(1 + input offset where the line starts)"
+        => ln1p(line.start);
+}
 
 /// Columns of `in_nav`, `in_footer` and `in_aside` in a row (and in [`BASE`]): the
 /// landmarks that hold a page's navigation and asides, never its main text.
-pub(crate) const LANDMARKS: [usize; 3] = [14, 16, 17];
+pub(crate) const LANDMARKS: [usize; 3] = [column::IN_NAV, column::IN_FOOTER, column::IN_ASIDE];
 
-/// Number of [`BASE`] features.
-pub const N_BASE: usize = 55;
-
-/// Attributes repeated for each neighbour line: `(suffix, description)`.
-pub const NEIGHBOUR: [(&str, &str); N_NEIGHBOUR] = [
-    ("density", "the neighbour's density"),
-    ("ln_html_bytes", "the neighbour's ln(1 + html_bytes)"),
-    ("ln_text_bytes", "the neighbour's ln(1 + text_bytes)"),
-    ("link_density", "the neighbour's link density"),
-];
-
-/// Number of [`NEIGHBOUR`] attributes.
-pub const N_NEIGHBOUR: usize = 4;
+neighbour_features! {
+    DENSITY: "the neighbour's density";
+    LN_HTML_BYTES: "the neighbour's ln(1 + html_bytes)";
+    LN_TEXT_BYTES: "the neighbour's ln(1 + text_bytes)";
+    LINK_DENSITY: "the neighbour's link density";
+}
 
 /// Total number of columns in a row.
 pub const N_FEATURES: usize = N_BASE + 2 * MAX_CONTEXT * N_NEIGHBOUR;
@@ -277,78 +385,6 @@ fn ln1p(x: u64) -> f32 {
 
 fn ln1p_exact(x: u64) -> f32 {
     (x as f64).ln_1p() as f32
-}
-
-impl LineFeatures {
-    /// Computes the features of `line`.
-    pub fn of(line: &Line) -> Self {
-        let t = text_stats(&line.text);
-        let c = |bit: u16| flag(line.context & bit != 0);
-        let h = |bit: u16| flag(line.hints & bit != 0);
-        let b = |block: Block| flag(line.block == block);
-        LineFeatures([
-            line.density() as f32,
-            ln1p(line.html_bytes),
-            ln1p(line.text_bytes),
-            line.link_density() as f32,
-            ln1p(line.depth as u64),
-            line.heading as f32,
-            b(Block::P),
-            b(Block::Div),
-            b(Block::Li),
-            b(Block::Cell),
-            b(Block::Heading),
-            b(Block::Pre),
-            b(Block::Quote),
-            b(Block::Body),
-            c(ctx::NAV),
-            c(ctx::HEADER),
-            c(ctx::FOOTER),
-            c(ctx::ASIDE),
-            c(ctx::FORM),
-            c(ctx::BUTTON),
-            c(ctx::SELECT),
-            c(ctx::LABEL),
-            c(ctx::MENU),
-            c(ctx::ARTICLE),
-            c(ctx::LIST_ITEM),
-            c(ctx::CELL),
-            c(ctx::FIGURE),
-            h(hint::NAV),
-            h(hint::FOOTER),
-            h(hint::SIDE),
-            h(hint::COMMENT),
-            h(hint::SOCIAL),
-            h(hint::AD),
-            h(hint::META),
-            h(hint::HIDDEN),
-            h(hint::CONTENT),
-            h(hint::HEADER),
-            ln1p(t.words),
-            t.chars_per_word,
-            t.punct_ratio,
-            t.digit_ratio,
-            t.upper_ratio,
-            t.sentence_ends.min(10) as f32,
-            flag(t.ends_with_punct),
-            flag(t.starts_upper),
-            flag(t.copyright),
-            t.separator_ratio,
-            ln1p(line.container.text_bytes),
-            line.container.link_density() as f32,
-            ln1p(line.container.lines as u64),
-            ln1p(line.region.text_bytes),
-            line.region.link_density() as f32,
-            ln1p(line.region.lines as u64),
-            ln1p(line.index),
-            ln1p(line.start),
-        ])
-    }
-
-    /// The [`NEIGHBOUR`] attributes of this line.
-    fn neighbour(&self) -> [f32; N_NEIGHBOUR] {
-        [self.0[0], self.0[1], self.0[2], self.0[3]]
-    }
 }
 
 /// Writes the full row (all [`names`], length [`N_FEATURES`]) for a line.
@@ -684,11 +720,36 @@ mod tests {
         sorted.sort();
         sorted.dedup();
         assert_eq!(sorted.len(), N_FEATURES, "duplicate feature names");
-        assert_eq!(names[LINK_DENSITY], "link_density");
+        assert_eq!(names[column::LINK_DENSITY], "link_density");
         let landmarks = LANDMARKS.map(|i| names[i].as_str());
         assert_eq!(landmarks, ["in_nav", "in_footer", "in_aside"]);
         for n in names {
             assert!(describe(n).is_some(), "{n} has no description");
+        }
+    }
+
+    #[test]
+    fn columns_values_and_neighbours_follow_the_names() {
+        for (i, (n, _)) in BASE.iter().enumerate() {
+            assert_eq!(names()[i], *n);
+        }
+        assert_eq!(BASE[column::LN_TEXT_BYTES].0, "ln_text_bytes");
+        assert_eq!(BASE[column::LN_OFFSET].0, "ln_offset");
+        assert_eq!(column::LN_OFFSET, N_BASE - 1);
+        let lines = split(b"<nav><p><a href=/x>Home</a> and more text</p></nav><p>x</p>").unwrap();
+        let f: Vec<LineFeatures> = lines.iter().map(LineFeatures::of).collect();
+        assert_eq!(f[0].0[column::IN_NAV], 1.0);
+        assert_eq!(f[0].0[column::LINK_DENSITY], lines[0].link_density() as f32);
+        assert_eq!(f[0].0[column::LN_LINE_INDEX], 0.0);
+        let mut out = vec![f32::NAN; N_FEATURES];
+        row(&f[1], &[&f[0]], &[], &mut out);
+        for (n, _) in NEIGHBOUR {
+            let base = BASE.iter().position(|(b, _)| *b == n).unwrap();
+            let at = names()
+                .iter()
+                .position(|x| *x == format!("prev1_{n}"))
+                .unwrap();
+            assert_eq!(out[at], f[0].0[base], "{n}");
         }
     }
 

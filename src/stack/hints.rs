@@ -16,11 +16,91 @@
 //! how the input was chunked: the labelled CSV stores them (its `hints` column, see
 //! [`format_hints`]) and training reads the same values the extractor computes.
 
-/// Values per line that [`Tracker::line`] gives (see [`line_names`]).
-pub const N_LINE_HINTS: usize = 11;
+/// Declares a line's hint values once, in order: each a field of [`LineHints`] whose name
+/// is the value's name. It writes [`LineHints`], its flat array (the form the labelled CSV
+/// and the second stage's rows hold), [`N_LINE_HINTS`] and the names of [`line_names`]
+/// from that one list.
+macro_rules! line_hints {
+    ($( $(#[doc = $doc:literal])* $field:ident, )*) => {
+        /// A line's hint values by name; [`Tracker::line`] gives them as a flat array in
+        /// this order (see [`line_names`]).
+        #[derive(Debug, Clone, Copy, Default, PartialEq)]
+        pub struct LineHints {
+            $( $(#[doc = $doc])* pub $field: f32, )*
+        }
 
-/// Second-stage inputs that [`append`] writes per line (see [`names`]).
-pub const N_INPUTS: usize = 11;
+        /// The positions of the values in the flat array (the discriminants; the code
+        /// reads only some of them).
+        #[allow(non_camel_case_types, dead_code)]
+        #[repr(usize)]
+        enum Field {
+            $($field,)*
+        }
+
+        /// Values per line that [`Tracker::line`] gives (see [`line_names`]).
+        pub const N_LINE_HINTS: usize = [$(stringify!($field)),*].len();
+
+        /// The names of the values, in order.
+        const LINE_NAMES: [&str; N_LINE_HINTS] = [$(stringify!($field)),*];
+
+        impl From<LineHints> for [f32; N_LINE_HINTS] {
+            #[inline]
+            fn from(h: LineHints) -> Self {
+                [$(h.$field),*]
+            }
+        }
+
+        impl From<[f32; N_LINE_HINTS]> for LineHints {
+            #[inline]
+            fn from([$($field),*]: [f32; N_LINE_HINTS]) -> Self {
+                LineHints { $($field),* }
+            }
+        }
+    };
+}
+
+line_hints! {
+    /// 1 when the page is an article.
+    article,
+    /// 1 when the page is a product.
+    product,
+    /// 1 when the page is a forum thread.
+    forum,
+    /// 1 when the page is a listing.
+    listing,
+    /// 1 when the page names none of the kinds above.
+    none,
+    /// 1 when the line repeats the title.
+    title_line,
+    /// 1 when a line before it or it repeated the title.
+    after_title,
+    /// `ln(1 + lines since the last line that repeated the title)`, 0 before one did.
+    ln_since_title,
+    /// 1 when the line repeats the description.
+    description_line,
+    /// 1 when the line lies inside `<article>`, `<main>` or their roles.
+    in_article,
+    /// 1 when the line's whole text is the site's name and not the title too (see
+    /// [`site_name_line`]).
+    site_name_line,
+}
+
+/// The page kinds among a line's values: the first ones, `article` to `none`.
+const KINDS: usize = Field::none as usize + 1;
+
+/// The line's values that are second-stage inputs as they are: those before `in_article`.
+const INPUT_HINTS: usize = Field::in_article as usize;
+
+// NOTE: the inputs are the line's values but the last two; [`names`] and [`append`] count
+// on that order.
+const _: () = assert!(
+    Field::in_article as usize == N_LINE_HINTS - 2
+        && Field::site_name_line as usize == N_LINE_HINTS - 1
+);
+
+/// Second-stage inputs that [`append`] writes per line (see [`names`]): the line's
+/// values but `in_article` and `site_name_line`, the article share and the title found.
+pub const N_INPUTS: usize = INPUT_HINTS + 2;
 
 /// Names of a line's hint values, in order: the page kinds (several may hold; `none` when
 /// the page names no kind), whether the line repeats the title, whether a line before it
@@ -28,21 +108,7 @@ pub const N_INPUTS: usize = 11;
 /// whether it lies inside `<article>`, `<main>` or their roles, and whether its whole
 /// text is the site's name (and not the title too; see [`site_name_line`]).
 pub fn line_names() -> Vec<String> {
-    [
-        "article",
-        "product",
-        "forum",
-        "listing",
-        "none",
-        "title_line",
-        "after_title",
-        "ln_since_title",
-        "description_line",
-        "in_article",
-        "site_name_line",
-    ]
-    .map(String::from)
-    .to_vec()
+    LINE_NAMES.map(String::from).to_vec()
 }
 
 /// Names of the second-stage inputs of [`append`], in row order: the line's values of
@@ -59,15 +125,6 @@ pub fn names() -> Vec<String> {
     n
 }
 
-/// Index of the kinds among a line's values.
-const KINDS: usize = 5;
-const TITLE_LINE: usize = 5;
-const AFTER_TITLE: usize = 6;
-const IN_ARTICLE: usize = 9;
-const SITE_NAME_LINE: usize = 10;
-/// The line's values that are second-stage inputs as they are: those before `in_article`.
-const INPUT_HINTS: usize = IN_ARTICLE;
-
 /// Whether a line of these hint values ([`Tracker::line`]) only repeats the site's name:
 /// a logo's text, a masthead, the brand over a footer. Such a line is never the main
 /// text; [`super::floor::settle`] drops it.
@@ -76,7 +133,7 @@ const INPUT_HINTS: usize = IN_ARTICLE;
 /// When `hints` holds fewer than [`N_LINE_HINTS`] values.
 #[inline]
 pub fn site_name_line(hints: &[f32]) -> bool {
-    hints[SITE_NAME_LINE] > 0.0
+    hints[Field::site_name_line as usize] > 0.0
 }
 
 /// Which of the kinds (article, product, forum, listing) a page type names (`og:type` or
@@ -275,21 +332,22 @@ impl Tracker {
         } else if let Some(n) = &mut self.since_title {
             *n += 1;
         }
-        let mut v = [0.0; N_LINE_HINTS];
-        v[..KINDS].copy_from_slice(&self.kinds);
-        v[TITLE_LINE] = f32::from(u8::from(title));
-        if let Some(n) = self.since_title {
-            v[AFTER_TITLE] = 1.0;
-            v[AFTER_TITLE + 1] = (n as f64).ln_1p() as f32;
+        let [article, product, forum, listing, none] = self.kinds;
+        let yes = |b: bool| f32::from(u8::from(b));
+        LineHints {
+            article,
+            product,
+            forum,
+            listing,
+            none,
+            title_line: yes(title),
+            after_title: yes(self.since_title.is_some()),
+            ln_since_title: self.since_title.map_or(0.0, |n| (n as f64).ln_1p() as f32),
+            description_line: yes(self.description.as_ref().is_some_and(|d| d.matches(text))),
+            in_article: yes(in_article),
+            site_name_line: yes(!title && self.site.as_ref().is_some_and(|s| s.is_whole(text))),
         }
-        v[AFTER_TITLE + 2] = f32::from(u8::from(
-            self.description.as_ref().is_some_and(|d| d.matches(text)),
-        ));
-        v[IN_ARTICLE] = f32::from(u8::from(in_article));
-        v[SITE_NAME_LINE] = f32::from(u8::from(
-            !title && self.site.as_ref().is_some_and(|s| s.is_whole(text)),
-        ));
-        v
+        .into()
     }
 }
 
@@ -309,7 +367,7 @@ pub fn append(hints: &[f32], ln_text: &[f32], out: &mut [f32], width: usize, sta
     for (h, &w) in hints.chunks_exact(N_LINE_HINTS).zip(ln_text) {
         let t = super::page::text_bytes(w).max(1) as f64;
         text += t;
-        if h[IN_ARTICLE] > 0.0 {
+        if h[Field::in_article as usize] > 0.0 {
             inside += t;
         }
     }
@@ -321,7 +379,7 @@ pub fn append(hints: &[f32], ln_text: &[f32], out: &mut [f32], width: usize, sta
     let found = hints
         .chunks_exact(N_LINE_HINTS)
         .last()
-        .map_or(0.0, |h| h[AFTER_TITLE]);
+        .map_or(0.0, |h| h[Field::after_title as usize]);
     for (row, h) in out
         .chunks_exact_mut(width)
         .zip(hints.chunks_exact(N_LINE_HINTS))
@@ -372,6 +430,34 @@ mod tests {
         assert_eq!(
             [menu[col("after_title")], body[col("after_title")]],
             [0.0, 1.0]
+        );
+    }
+
+    #[test]
+    fn the_named_values_take_their_places_in_the_array() {
+        let col = |n: &str| line_names().iter().position(|x| x == n).unwrap();
+        let h = LineHints {
+            title_line: 1.0,
+            ln_since_title: 2.0,
+            site_name_line: 3.0,
+            ..LineHints::default()
+        };
+        let a: [f32; N_LINE_HINTS] = h.into();
+        assert_eq!(a[col("title_line")], 1.0);
+        assert_eq!(a[col("ln_since_title")], 2.0);
+        assert_eq!(a[col("site_name_line")], 3.0);
+        assert_eq!(a.iter().sum::<f32>(), 6.0);
+        assert_eq!(LineHints::from(a), h);
+        assert!(site_name_line(&a));
+        let mut t = Tracker::new(&["Product".into()], Some("A headline"), None);
+        let h = LineHints::from(t.line("A headline", true));
+        assert_eq!(
+            [h.product, h.title_line, h.after_title, h.in_article],
+            [1.0; 4]
+        );
+        assert_eq!(
+            [h.article, h.none, h.ln_since_title, h.description_line],
+            [0.0; 4]
         );
     }
 
