@@ -52,7 +52,7 @@ macro_rules! base_features {
         /// The column of each [`BASE`] feature in a row (and in [`BASE`]).
         pub mod column {
             $(
-                #[doc = concat!("Column of `", $name, "`: ", $desc, ".")]
+                #[doc = concat!("Column of `", $name, "` (described in [`BASE`](super::BASE)).")]
                 pub const $id: usize = super::Base::$id as usize;
             )*
         }

@@ -9,7 +9,7 @@ use crate::{Error, Result};
 /// Decides whether a line is kept, from its full feature row.
 ///
 /// [`ModelScorer`] (a trained model) and [`Threshold`] (the seed design's density rule) are
-/// the scorers mainline has; any other decision can drive an [`Extractor`]:
+/// the scorers mainline has; any other decision can drive an [`Extractor`](super::Extractor):
 ///
 /// ```
 /// use std::sync::Arc;

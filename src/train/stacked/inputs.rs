@@ -92,14 +92,14 @@ pub struct StageInputs {
     /// column), when known; page-level second stages need them.
     pub paths: Option<Vec<[u32; PATH_LEVELS]>>,
     /// Each row's signature (the CSV's `sig` column), when known; page-level
-    /// stages with [`Stage2::repeats`] need them.
+    /// stages with [`Stage2::repeats`](crate::model::Stage2::repeats) need them.
     pub sigs: Option<Vec<stack::page::Signature>>,
     /// Each row's page hint values (the CSV's `hints` column), when known; stages with
-    /// [`Stage2::hints`] need them.
+    /// [`Stage2::hints`](crate::model::Stage2::hints) need them.
     pub hints: Option<Vec<[f32; stack::hints::N_LINE_HINTS]>>,
     /// Whether each row comes from a page variant (the CSV's `variant` column, `mainline
     /// label --augment`), when known. Such rows train both stages (or the second alone,
-    /// [`StackParams::augment_stages`]), but the thresholds of both are chosen on the rows
+    /// [`StackParams::augment_stages`](super::StackParams::augment_stages)), but the thresholds of both are chosen on the rows
     /// of the pages as written alone.
     pub variant: Option<Vec<bool>>,
 }
@@ -218,8 +218,8 @@ impl StageInputs {
 ///
 /// With `page`, the rows of a page-level stage ([`stack::page_input_names`]), each page cut
 /// into blocks as the extractor cuts it ([`stack::page::Blocks`]); with `repeats` too, of a
-/// stage that also reads the lines' signatures ([`Stage2::repeats`]), and with `hints` too
-/// the page hints ([`Stage2::hints`]): `(repeats, hints)`. Both without `page` change
+/// stage that also reads the lines' signatures ([`Stage2::repeats`](crate::model::Stage2::repeats)), and with `hints` too
+/// the page hints ([`Stage2::hints`](crate::model::Stage2::hints)): `(repeats, hints)`. Both without `page` change
 /// nothing.
 ///
 /// # Panics
