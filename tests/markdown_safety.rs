@@ -386,28 +386,15 @@ proptest! {
     }
 }
 
-/// Renders a fuzz finding (`tests/regressions/NAME`: an options byte, a drop-pattern
-/// byte, the page) and applies the fuzz target's checks.
+/// Renders a fuzz finding (`tests/regressions/NAME`, an input of the fuzz target) and
+/// applies the fuzz target's checks.
 fn fuzz_finding(name: &str) {
     let data = std::fs::read(format!(
         "{}/tests/regressions/{name}",
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
-    let (flags, keep) = (data[0], data[1]);
-    let mut s = Splitter::new().with_structure(true);
-    s.write(&data[2..]).unwrap();
-    s.end().unwrap();
-    let lines: Vec<_> = std::iter::from_fn(|| s.next_line())
-        .enumerate()
-        .filter(|(i, _)| keep == 0 || keep.rotate_right(*i as u32) & 1 == 1)
-        .map(|(_, l)| l)
-        .collect();
-    let opts = Options {
-        links: flags & 1 != 0,
-        images: flags & 2 != 0,
-        base: (flags & 4 != 0).then(|| "https://e.org/dir/".to_string()),
-    };
+    let (lines, opts) = oracle::fuzz_case(&data).expect("the page splits");
     let (md, pres) = oracle::render(&lines, opts);
     oracle::check(&md, &pres)
         .map_err(|e| format!("{e}\n{md}"))

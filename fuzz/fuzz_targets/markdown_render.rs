@@ -8,30 +8,13 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mainline::lines::Splitter;
-use mainline::markdown::Options;
 
 #[path = "../../tests/common/markdown_oracle.rs"]
 mod oracle;
 
 fuzz_target!(|data: &[u8]| {
-    let (flags, keep, page) = match data {
-        [f, k, rest @ ..] => (*f, *k, rest),
-        _ => return,
-    };
-    let mut s = Splitter::new().with_structure(true);
-    if s.write(page).is_err() || s.end().is_err() {
+    let Some((lines, opts)) = oracle::fuzz_case(data) else {
         return;
-    }
-    let lines: Vec<_> = std::iter::from_fn(|| s.next_line())
-        .enumerate()
-        .filter(|(i, _)| keep == 0 || keep.rotate_right(*i as u32) & 1 == 1)
-        .map(|(_, l)| l)
-        .collect();
-    let opts = Options {
-        links: flags & 1 != 0,
-        images: flags & 2 != 0,
-        base: (flags & 4 != 0).then(|| "https://e.org/dir/".to_string()),
     };
     let (md, pres) = oracle::render(&lines, opts);
     if let Err(e) = oracle::check(&md, &pres) {

@@ -3,7 +3,7 @@
 //! outside the allow-list, and the text of every `<pre>` back byte for byte from its code
 //! block. Shared by `tests/markdown_safety.rs` and the fuzz target `markdown_render`.
 
-use mainline::lines::Line;
+use mainline::lines::{Line, Splitter};
 use mainline::markdown::{Options, Renderer};
 use pulldown_cmark::{Event, LinkType, Parser, Tag, TagEnd};
 
@@ -32,6 +32,31 @@ pub fn render(lines: &[Line], opts: Options) -> (String, Vec<String>) {
     }
     r.finish(&mut md);
     (md, pres.into_iter().map(|p| p.1).collect())
+}
+
+/// The lines and options a `markdown_render` fuzz input describes: its first byte gives
+/// the options (bit 0 links, bit 1 images, bit 2 a base URL), its second, when not zero, a
+/// pattern of lines to drop (as the model drops lines), the rest is the page. `None` for an
+/// input too short, or a page the splitter refuses.
+pub fn fuzz_case(data: &[u8]) -> Option<(Vec<Line>, Options)> {
+    let [flags, keep, page @ ..] = data else {
+        return None;
+    };
+    let mut s = Splitter::new().with_structure(true);
+    if s.write(page).is_err() || s.end().is_err() {
+        return None;
+    }
+    let lines = std::iter::from_fn(|| s.next_line())
+        .enumerate()
+        .filter(|(i, _)| *keep == 0 || keep.rotate_right(*i as u32) & 1 == 1)
+        .map(|(_, l)| l)
+        .collect();
+    let opts = Options {
+        links: flags & 1 != 0,
+        images: flags & 2 != 0,
+        base: (flags & 4 != 0).then(|| "https://e.org/dir/".to_string()),
+    };
+    Some((lines, opts))
 }
 
 /// The scheme of a URL as the URL standard reads it (leading and trailing C0 controls and
