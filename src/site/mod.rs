@@ -327,6 +327,15 @@ fn read_all(gz: &[u8]) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// A page's bytes with gzip undone (borrowed when they are not compressed).
+fn plain(html: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>> {
+    Ok(if html.starts_with(&[0x1f, 0x8b]) {
+        read_all(html)?.into()
+    } else {
+        html.into()
+    })
+}
+
 /// The fingerprints of a page's lines, read with the splitter alone.
 fn fingerprints(html: &[u8]) -> Result<Vec<u64>> {
     Ok(read_page(html, None)?.0)
@@ -414,13 +423,7 @@ impl Profile {
     /// # Errors
     /// When the page cannot be read (a gzip stream that is cut).
     pub fn learn(&mut self, host: &str, html: &[u8]) -> Result<()> {
-        let decoded;
-        let html = if html.starts_with(&[0x1f, 0x8b]) {
-            decoded = read_all(html)?;
-            &decoded[..]
-        } else {
-            html
-        };
+        let html = &plain(html)?[..];
         let fps = fingerprints(html)?;
         self.learn_fingerprints(host, digest(html), fps);
         Ok(())
@@ -432,13 +435,7 @@ impl Profile {
     /// # Errors
     /// As [`Profile::learn`].
     pub fn learn_page(&mut self, html: &[u8], url: Option<&str>) -> Result<Option<String>> {
-        let decoded;
-        let html = if html.starts_with(&[0x1f, 0x8b]) {
-            decoded = read_all(html)?;
-            &decoded[..]
-        } else {
-            html
-        };
+        let html = &plain(html)?[..];
         let (fps, canonical) = read_page(html, None)?;
         let Some(host) = url.or(canonical.as_deref()).and_then(host) else {
             return Ok(None);
@@ -450,20 +447,12 @@ impl Profile {
     /// The template of a page ([`Profile::page`]) whose site is the host of `url`, else of
     /// the page's canonical link; `None` when the site was not learnt.
     pub fn page_template(&self, html: &[u8], url: Option<&str>) -> Option<PageTemplate> {
+        let html = plain(html).ok()?;
         let host = match url {
             Some(u) => host(u),
-            None => {
-                let decoded;
-                let bytes = if html.starts_with(&[0x1f, 0x8b]) {
-                    decoded = read_all(html).ok()?;
-                    &decoded[..]
-                } else {
-                    html
-                };
-                read_page(bytes, None).ok()?.1.as_deref().and_then(host)
-            }
+            None => read_page(&html, None).ok()?.1.as_deref().and_then(host),
         }?;
-        self.page(&host, html)
+        self.page_of_plain(&host, &html)
     }
 
     /// Learns a page given by its digest and its lines' fingerprints.
@@ -485,14 +474,12 @@ impl Profile {
     /// page that was learnt is known and not counted as its own evidence); `None` when the
     /// site was not learnt.
     pub fn page(&self, host: &str, html: &[u8]) -> Option<PageTemplate> {
+        self.page_of_plain(host, &plain(html).ok()?)
+    }
+
+    /// [`Profile::page`] of bytes with gzip undone.
+    fn page_of_plain(&self, host: &str, html: &[u8]) -> Option<PageTemplate> {
         let table = self.sites.get(host)?;
-        let decoded;
-        let html = if html.starts_with(&[0x1f, 0x8b]) {
-            decoded = read_all(html).ok()?;
-            &decoded[..]
-        } else {
-            html
-        };
         let d = digest(html);
         Some(PageTemplate {
             table: Arc::clone(table),
