@@ -201,11 +201,21 @@ fn standard_input_and_bad_profiles_are_refused_with_a_message() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad.profile"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
+    // An input that cannot be read is said once, by the pass that extracts.
     let out = mainline()
-        .args(["filter", "--by-site", "--input-format", "jsonl", "x.jsonl"])
+        .args([
+            "filter",
+            "-q",
+            "--by-site",
+            "--input-format",
+            "jsonl",
+            "x.jsonl",
+        ])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("x.jsonl").count(), 1, "{err}");
 }
 
 /// A WARC file of HTML responses for the pages given, each with its URL.
@@ -278,4 +288,96 @@ fn by_site_reads_warc_files_by_the_records_uri() {
         assert!(a.contains(first));
     }
     assert!(with_teaser >= names.len() / 4, "{with_teaser}");
+}
+
+/// The harbour pages as JSON lines records, each with its URL, in name order.
+fn harbour_jsonl() -> (String, Vec<String>) {
+    let mut names: Vec<String> = std::fs::read_dir(harbour())
+        .unwrap()
+        .filter_map(|e| {
+            let n = e.unwrap().file_name().into_string().unwrap();
+            n.strip_suffix(".html").map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    let records = names
+        .iter()
+        .map(|n| {
+            let html = std::fs::read_to_string(page(n)).unwrap();
+            let url = format!("https://harbour-gazette.example/news/{n}");
+            serde_json::json!({"id": n, "url": url, "html": html}).to_string() + "\n"
+        })
+        .collect();
+    (records, names)
+}
+
+#[test]
+fn by_site_reads_json_lines_by_the_records_url() {
+    let (records, names) = harbour_jsonl();
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("harbour.jsonl");
+    std::fs::write(&input, &records).unwrap();
+    let texts = |out: String| -> Vec<String> {
+        out.lines()
+            .map(|l| {
+                let v: Value = serde_json::from_str(l).unwrap();
+                v["text"].as_str().unwrap().to_string()
+            })
+            .collect()
+    };
+    let sited = texts(stdout(&[
+        "filter",
+        "-q",
+        "--by-site",
+        "--input-format",
+        "jsonl",
+        s(&input),
+    ]));
+    assert_eq!(sited.len(), names.len());
+    // Each record gets the text its page gets as a file in site mode (the files in name
+    // order, one part each).
+    let files = stdout(&["filter", "-q", "--by-site", "-r", s(&harbour())]);
+    let parts: Vec<&str> = files.split("\x0c\n").collect();
+    assert_eq!(parts.len(), names.len() + 1);
+    for ((name, text), part) in names.iter().zip(&sited).zip(&parts) {
+        assert_eq!(text.trim_end(), part.trim_end(), "{name}");
+        for t in TEMPLATE {
+            assert!(!text.contains(t), "{name}: {t}");
+        }
+    }
+    // A profile learnt from the records filters them read once, on standard input, as
+    // the two passes do.
+    let profile = dir.path().join("h.profile");
+    stdout(&[
+        "site",
+        "learn",
+        "--input-format",
+        "jsonl",
+        s(&input),
+        "-o",
+        s(&profile),
+    ]);
+    let out = mainline()
+        .args([
+            "filter",
+            "-q",
+            "--input-format",
+            "jsonl",
+            "--site-profile",
+            s(&profile),
+        ])
+        .write_stdin(records.clone())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(texts(String::from_utf8(out.stdout).unwrap()), sited);
+    // Without site mode the template stays.
+    let alone = texts(stdout(&[
+        "filter",
+        "-q",
+        "--input-format",
+        "jsonl",
+        s(&input),
+    ]));
+    assert!(TEMPLATE.iter().all(|t| alone.iter().any(|a| a.contains(t))));
 }

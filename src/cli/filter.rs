@@ -10,7 +10,7 @@
 //! per-line decisions).
 
 mod engine;
-mod jsonl;
+pub(super) mod jsonl;
 mod ordered;
 mod pages;
 pub(super) mod walk;
@@ -237,8 +237,9 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     dot: Option<PathBuf>,
 
-    /// Site mode over files, directories and WARC files: a first pass learns the template
-    /// of each site (host: from --url, a WARC record's URI, else the page's canonical link),
+    /// Site mode over files, directories, WARC files and JSON lines: a first pass learns the
+    /// template of each site (host: from --url, a WARC record's URI, a JSON lines record's
+    /// "url" field, else the page's canonical link),
     /// what it repeats on most of its pages; a second pass extracts, dropping the template's
     /// lines unless the page's own evidence for them is strong. A page whose site has no
     /// other page is filtered as without it. With --format jsonl each line that appears on
@@ -297,7 +298,7 @@ enum Format {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum InputFormat {
+pub(super) enum InputFormat {
     /// One HTML page per input.
     Html,
     /// One JSON object per line, with the page in its "html" field.
@@ -429,10 +430,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let site_mode = args.by_site || args.site_profile.is_some();
     if site_mode {
         usage_ensure!(
-            !jsonl_in,
-            "--by-site and --site-profile read HTML and WARC files; JSON lines input is not supported"
-        );
-        usage_ensure!(
             matches!(engine, Engine::Lines { .. }),
             "--by-site and --site-profile apply to the streaming filter, not to --method"
         );
@@ -446,7 +443,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
              with `mainline site learn PAGES -o FILE` and filter the stream with --site-profile FILE"
         );
         let mut learner =
-            super::site::Learner::new(args.site_memory, args.url.as_deref(), args.max_payload);
+            super::site::Learner::new(args.site_memory, args.url.as_deref(), args.max_payload)
+                .unreported();
+        if jsonl_in {
+            learner = learner.jsonl(args.max_record_bytes);
+        }
         for f in &found {
             learner.add(f);
         }

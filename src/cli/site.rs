@@ -32,7 +32,8 @@ enum Command {
     mainline site learn CC-MAIN-00000.warc.gz -o sites.profile\n  \
     curl -s https://example.org/a | mainline filter --site-profile crawl.profile --url https://example.org/a")]
 pub struct LearnArgs {
-    /// HTML files (plain or gzip), WARC files, or directories with --recursive.
+    /// HTML files (plain or gzip), WARC files, JSON lines files (--input-format jsonl), or
+    /// directories with --recursive.
     #[arg(value_name = "PAGES", required = true)]
     files: Vec<PathBuf>,
 
@@ -57,6 +58,17 @@ pub struct LearnArgs {
     /// With WARC input: the most bytes of a record read.
     #[arg(long, value_name = "BYTES", default_value = "16M", value_parser = super::filter::parse_size)]
     max_payload: usize,
+
+    /// What the inputs hold, as `filter --input-format` reads them: `html` (pages; inputs
+    /// that start with "WARC/1." are read as WARC files), `jsonl` (one JSON object per
+    /// line, the page in its "html" field, its site the host of its "url" field) or `warc`.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = super::filter::InputFormat::Html)]
+    input_format: super::filter::InputFormat,
+
+    /// With --input-format jsonl: the longest record (input line) learnt, in bytes, with
+    /// an optional K, M or G suffix.
+    #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = super::filter::parse_size)]
+    max_record_bytes: usize,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -69,6 +81,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let walk::Expanded { found, .. } =
         walk::expand(args.files, args.recursive, walk::Wanted::Pages);
     let mut learner = Learner::new(args.site_memory, args.url.as_deref(), args.max_payload);
+    if args.input_format == super::filter::InputFormat::Jsonl {
+        learner = learner.jsonl(args.max_record_bytes);
+    }
     for f in &found {
         learner.add(f);
     }
@@ -113,6 +128,12 @@ pub struct Learner {
     pub pages: Pages,
     pub failed: u64,
     max_payload: usize,
+    /// The inputs are JSON lines (each record's page in its "html" field), read with this
+    /// cap on a record's bytes.
+    jsonl: Option<usize>,
+    /// Say on standard error which inputs cannot be read (`filter --by-site` leaves that
+    /// to its second pass, which reads them again).
+    report: bool,
 }
 
 impl Learner {
@@ -124,7 +145,21 @@ impl Learner {
             pages: Pages::default(),
             failed: 0,
             max_payload,
+            jsonl: None,
+            report: true,
         }
+    }
+
+    /// Leaves the inputs that cannot be read unreported (counted in `failed`).
+    pub fn unreported(mut self) -> Self {
+        self.report = false;
+        self
+    }
+
+    /// Reads the inputs as JSON lines, records of at most `max_record` bytes.
+    pub fn jsonl(mut self, max_record: usize) -> Self {
+        self.jsonl = Some(max_record);
+        self
     }
 
     /// Reads one input (a page or a WARC file), learning its pages; an input that cannot
@@ -135,11 +170,16 @@ impl Learner {
         };
         if let Err(e) = self.add_path(path) {
             self.failed += 1;
-            eprintln!("mainline: {}: {e:#}", super::display_name(path));
+            if self.report {
+                eprintln!("mainline: {}: {e:#}", super::display_name(path));
+            }
         }
     }
 
     fn add_path(&mut self, path: &Path) -> Result<()> {
+        if let Some(cap) = self.jsonl {
+            return self.add_jsonl(std::io::BufReader::new(super::open_input(path)?), cap);
+        }
         let mut bytes = Vec::new();
         let mut input = super::open_input(path)?.take(MAX_PAGE + 1);
         // The head first: a WARC file is not read whole.
@@ -168,6 +208,36 @@ impl Learner {
                 self.pages.learnt += 1;
             }
             None => self.pages.no_host += 1,
+        }
+        Ok(())
+    }
+
+    /// Learns the pages of JSON lines records; lines that are not records with an html
+    /// string, and longer ones than `cap`, are passed over (the second pass reports them).
+    fn add_jsonl(&mut self, mut input: impl std::io::BufRead, cap: usize) -> Result<()> {
+        use super::filter::jsonl;
+        while let Some(line) = jsonl::read_line(&mut input, cap)? {
+            let jsonl::Line::Record(line) = line else {
+                continue;
+            };
+            let Some((url, html)) = jsonl::page_of(&line) else {
+                continue;
+            };
+            let Ok((fps, canonical)) = crate::site::read_page(&record_page(&html), None) else {
+                continue;
+            };
+            let host = self
+                .url_host
+                .clone()
+                .or_else(|| url.or(canonical).as_deref().and_then(crate::site::host));
+            match host {
+                Some(h) => {
+                    self.profile
+                        .learn_fingerprints(&h, crate::site::digest(&html), fps);
+                    self.pages.learnt += 1;
+                }
+                None => self.pages.no_host += 1,
+            }
         }
         Ok(())
     }
@@ -205,6 +275,16 @@ impl Learner {
 /// The longest page learnt, in bytes.
 const MAX_PAGE: u64 = 64 << 20;
 
+/// A JSON lines record's page (its html field, decoded) as the splitter reads it: a byte
+/// order mark first, so that it is read as the UTF-8 it is whatever a `<meta>` in it
+/// declares, as the filter reads records.
+fn record_page(html: &[u8]) -> Vec<u8> {
+    let mut page = Vec::with_capacity(html.len() + 3);
+    page.extend_from_slice("\u{feff}".as_bytes());
+    page.extend_from_slice(html);
+    page
+}
+
 /// How `filter` finds each page's site template.
 pub struct SiteMode {
     pub profile: Arc<Profile>,
@@ -229,6 +309,22 @@ impl SiteMode {
                 None => self.profile.stream_page(host),
             }
         }
+    }
+
+    /// The template of a JSON lines record with the `url` field `url` (if any) and the
+    /// page `html` (its html field, decoded): its site is the host of --url, else of
+    /// `url`, else of the page's canonical link, as the first pass took it.
+    pub fn record_template(&self, url: Option<&str>, html: &[u8]) -> Option<PageTemplate> {
+        let host = match (&self.url_host, url.and_then(crate::site::host)) {
+            (Some(_), _) => None,
+            (None, Some(h)) => Some(h),
+            (None, None) => crate::site::read_page(&record_page(html), None)
+                .ok()?
+                .1
+                .as_deref()
+                .and_then(crate::site::host),
+        };
+        self.template(host.as_deref(), Some(html))
     }
 
     /// The template of the HTML file `path`.

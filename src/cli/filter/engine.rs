@@ -242,7 +242,7 @@ pub(super) fn execute(job: Job, ctx: &Shared, out: &mut dyn Write) -> io::Result
                     jsonl::Line::Record(line) => jsonl::record(
                         &line,
                         ctx.keep_html,
-                        |html| ctx.engine.record_text(html),
+                        |html, url| ctx.engine.record_text(html, url),
                         out,
                     )?,
                     jsonl::Line::TooLong(bytes) => jsonl::too_long(bytes, ctx.max_record, out)?,
@@ -376,14 +376,30 @@ impl Engine {
         if let Engine::Dom { method, .. } = self {
             return dom_text(*method, html);
         }
-        self.text_of_pieces(html.len(), &mut |piece| {
+        self.text_of_pieces(html.len(), None, &mut |piece| {
             html.as_bytes().chunks(jsonl::PIECE).try_for_each(piece)
         })
     }
 
     /// The text of a JSON lines record's html, decoded piece by piece as it is read.
-    pub(super) fn record_text(&self, html: &jsonl::Html) -> Result<(String, jsonl::Extra), String> {
-        self.text_of_pieces(html.decoded_len(), &mut |piece| html.pieces(piece))
+    /// In site mode the record's site is the host of --url, else of its `url` field, else
+    /// of its canonical link, as the first pass took it ([`super::super::site::Learner`]).
+    pub(super) fn record_text(
+        &self,
+        html: &jsonl::Html,
+        url: Option<&str>,
+    ) -> Result<(String, jsonl::Extra), String> {
+        let template = match self {
+            Engine::Lines { site: Some(s), .. } => {
+                // NOTE: site mode holds the record's page decoded as well, to know its
+                // host and whether it was learnt.
+                s.record_template(url, &html.decoded())
+            }
+            _ => None,
+        };
+        self.text_of_pieces(html.decoded_len(), template, &mut |piece| {
+            html.pieces(piece)
+        })
     }
 
     /// [`Engine::text`] of a decoded document of `len` bytes that `feed` hands, in order,
@@ -391,6 +407,7 @@ impl Engine {
     pub(super) fn text_of_pieces(
         &self,
         len: usize,
+        template: Option<crate::site::PageTemplate>,
         feed: &mut dyn FnMut(&mut Sink) -> Result<(), String>,
     ) -> Result<(String, jsonl::Extra), String> {
         match self {
@@ -398,15 +415,21 @@ impl Engine {
                 scorer,
                 format: format @ (Format::Json | Format::Markdown),
                 render,
+                site,
                 ..
             } => {
-                let mut b = render.options(scorer, *format).builder_str();
+                let mut options = render.options(scorer, *format);
+                if site.is_some() {
+                    options = options.site(template);
+                }
+                let mut b = options.builder_str();
                 feed(&mut |piece| b.write(piece).map_err(|e| e.to_string()))?;
                 let doc = b.end().map_err(|e| e.to_string())?;
                 Ok(record_fields(&doc, *format))
             }
             Engine::Lines { scorer, .. } => {
                 let mut ex = Extractor::new(Arc::clone(scorer));
+                ex.set_site(template);
                 let mut text = String::new();
                 let mut take = |ex: &mut Extractor| {
                     while let Some(d) = ex.next_decision() {

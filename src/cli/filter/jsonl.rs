@@ -102,6 +102,16 @@ impl<'a> Html<'a> {
         self.len
     }
 
+    /// The decoded text, whole.
+    pub fn decoded(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.len);
+        let Ok(()) = self.pieces(|p| {
+            out.extend_from_slice(p);
+            Ok::<(), std::convert::Infallible>(())
+        });
+        out
+    }
+
     /// Hands the decoded text to `piece` in order, in pieces of at most [`PIECE`] bytes
     /// (cut anywhere, even inside a character); stops at the first error `piece` returns.
     pub fn pieces<E>(&self, mut piece: impl FnMut(&[u8]) -> Result<(), E>) -> Result<(), E> {
@@ -253,10 +263,27 @@ pub type Extra = serde_json::Map<String, serde_json::Value>;
 pub fn record(
     line: &[u8],
     keep_html: bool,
-    text_of: impl FnOnce(&Html<'_>) -> Result<(String, Extra), String>,
+    text_of: impl FnOnce(&Html<'_>, Option<&str>) -> Result<(String, Extra), String>,
     out: &mut dyn Write,
 ) -> io::Result<Record> {
     finish(parse(line), keep_html, text_of, out)
+}
+
+/// A record's page for site mode's first pass: its `url` field (when a string) and its
+/// `html` field decoded; `None` for a line that is not such a record.
+pub fn page_of(line: &[u8]) -> Option<(Option<String>, Vec<u8>)> {
+    let Fields(fields) = parse(line).ok()?;
+    let html = fields
+        .iter()
+        .find(|(k, _)| k == "html")
+        .and_then(|(_, v)| Html::new(v).ok())?;
+    Some((url_of(&fields), html.decoded()))
+}
+
+/// The record's `url` field, when it is a string.
+fn url_of(fields: &[(String, &RawValue)]) -> Option<String> {
+    let (_, v) = fields.iter().find(|(k, _)| k == "url")?;
+    serde_json::from_str::<String>(v.get()).ok()
 }
 
 /// Writes the output line of a record longer than the cap: its `bytes` were read and
@@ -271,7 +298,7 @@ pub fn too_long(bytes: u64, cap: usize, out: &mut dyn Write) -> io::Result<Recor
              (--max-record-bytes); skipped"
         )),
         false,
-        |_| Err(String::new()),
+        |_, _| Err(String::new()),
         out,
     )
 }
@@ -291,7 +318,7 @@ fn parse(line: &[u8]) -> Result<Fields<'_>, String> {
 fn finish(
     parsed: Result<Fields<'_>, String>,
     keep_html: bool,
-    text_of: impl FnOnce(&Html<'_>) -> Result<(String, Extra), String>,
+    text_of: impl FnOnce(&Html<'_>, Option<&str>) -> Result<(String, Extra), String>,
     out: &mut dyn Write,
 ) -> io::Result<Record> {
     let (fields, result, html_bytes) = match parsed {
@@ -306,7 +333,7 @@ fn finish(
                 Some(Err(e)) => (fields, Err(e), 0),
                 Some(Ok(html)) => {
                     let n = html.decoded_len() as u64;
-                    let text = text_of(&html);
+                    let text = text_of(&html, url_of(&fields).as_deref());
                     (fields, text, n)
                 }
             }
@@ -592,7 +619,7 @@ mod tests {
     /// The output line of a record and what it came to.
     fn record_line(line: &[u8], keep_html: bool) -> (Vec<u8>, Record) {
         let mut out = Vec::new();
-        let r = record(line, keep_html, upper, &mut out).unwrap();
+        let r = record(line, keep_html, |h, _| upper(h), &mut out).unwrap();
         (out, r)
     }
 
