@@ -693,7 +693,7 @@ pub fn by_site(
         tables.into_iter().map(|(k, v)| (k, Arc::new(v))).collect();
     let mut out = result.clone();
     out.recipe = format!("{} [site]", result.recipe);
-    let (mut fps, mut bytes, mut decided, mut matches) =
+    let (mut fps, mut site_lines, mut decided, mut matches) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (page, scored) in cv.pages.iter().zip(out.pages.iter_mut()) {
         let Some(table) = tables.get(page.group.as_str()) else {
@@ -705,15 +705,19 @@ pub fn by_site(
         let template = PageTemplate::of_table(Arc::clone(table), true, settings);
         fps.clear();
         fps.extend(page.rows.clone().map(fp));
-        bytes.clear();
-        bytes.extend(page.rows.clone().map(|r| cv.texts[r].len() as u64));
+        site_lines.clear();
+        site_lines.extend(page.rows.clone().map(|r| crate::site::SiteLine {
+            text_bytes: cv.texts[r].len() as u64,
+            near: sigs[r][0],
+            text: sigs[r][2],
+        }));
         decided.clear();
         decided.extend(
             page.rows
                 .clone()
                 .map(|r| (out.scores[r].0 - out.scores[r].1, out.keep[r])),
         );
-        template.veto_fingerprints(&fps, &bytes, &mut decided, 0.0, &mut matches);
+        template.veto_fingerprints(&fps, &site_lines, &mut decided, 0.0, &mut matches);
         for (r, &(_, k)) in page.rows.clone().zip(&decided) {
             out.keep[r] = k;
         }

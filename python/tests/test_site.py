@@ -67,7 +67,7 @@ def test_profiles_are_saved_and_read_back(tmp_path):
     profile.save(path)
     assert mainline.SiteProfile.load(path).pages("harbour-gazette.example") == 5
     with pytest.raises(mainline.MainlineError, match="version"):
-        mainline.SiteProfile.from_json(profile.to_json().replace('"version":1', '"version":9'))
+        mainline.SiteProfile.from_json(profile.to_json().replace('"version":2', '"version":9'))
     with pytest.raises(mainline.MainlineError, match="not a site profile"):
         mainline.SiteProfile.from_json("{}")
 

@@ -9,7 +9,10 @@
 //! it is strong: its score clears the threshold by a margin that grows with the number of
 //! pages seen. Nothing is dropped from a block of the page when that would drop most of
 //! its kept text (a site whose pages all carry the same text, such as a standard
-//! disclaimer, keeps it).
+//! disclaimer, keeps it). Nor are the parts of the page's own items: a line the page
+//! writes several times with other numbers (the rating of each product card), and a label
+//! followed by the page's own line, in the same structure or written on each of the page's
+//! items ("Dimensions", then the page's size); see [`PageTemplate`].
 //!
 //! A page is never its own evidence: a page that was learnt (known by the digest of its
 //! bytes) is decided against the other pages only, so a site of one page is decided
@@ -63,9 +66,10 @@ pub const SITE_BYTES: usize = SLOTS * 16 + MAX_DIGESTS * 8;
 /// The default cap on the memory of a [`Profile`]'s tables.
 pub const DEFAULT_MEMORY: usize = 512 << 20;
 
-/// The profile file's format name and version.
+/// The profile file's format name and version (2: lines with more digits than letters
+/// keep their digits in the fingerprint).
 const FORMAT: &str = "mainline-site-profile";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// How the template enters the decision.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -561,7 +565,8 @@ impl Profile {
         }
         if file.version != VERSION {
             return Err(Error::Other(format!(
-                "site profile version {} is not supported (this mainline reads version {VERSION})",
+                "site profile version {} is not supported (this mainline reads version {VERSION}): \
+                 learn it again with `mainline site learn`",
                 file.version
             )));
         }
@@ -666,6 +671,17 @@ struct SiteFile {
     lines: Vec<(String, u32)>,
 }
 
+/// What the veto reads of a line besides its fingerprint.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SiteLine {
+    /// The bytes of its text.
+    pub text_bytes: u64,
+    /// Its near structure (the first value of [`crate::stack::page::signature`]).
+    pub near: u32,
+    /// The hash of its text (the third value of the signature).
+    pub text: u32,
+}
+
 /// A site's template, to extract one page of the site with
 /// ([`crate::Extractor::set_site`]).
 #[derive(Debug, Clone)]
@@ -721,21 +737,39 @@ impl PageTemplate {
             matches.resize(decided.len(), None);
             return;
         }
-        let mut bytes = Vec::with_capacity(decided.len());
+        let mut sites = Vec::with_capacity(decided.len());
         let fps = lines.map(|l| {
-            bytes.push(l.text.len() as u64);
-            crate::stack::page::fingerprint(l)
+            let (fp, [near, _, text]) = crate::stack::page::fingerprint_and_signature(l);
+            sites.push(SiteLine {
+                text_bytes: l.text.len() as u64,
+                near,
+                text,
+            });
+            fp
         });
         let fps: Vec<Option<u64>> = fps.collect();
-        self.veto_fingerprints(&fps, &bytes, decided, threshold, matches);
+        self.veto_fingerprints(&fps, &sites, decided, threshold, matches);
     }
 
     /// [`PageTemplate::veto`] of lines given by their fingerprints
-    /// ([`crate::stack::page::fingerprint`]) and text bytes.
+    /// ([`crate::stack::page::fingerprint`]), text bytes and near structures.
+    ///
+    /// Two kinds of template line are kept, as parts of the page's own items:
+    /// - a line the page writes more than once with different texts that are one
+    ///   fingerprint (digits and punctuation aside: "(12) reviews", "(3) reviews"): the
+    ///   field of repeated items, a rating or a price, whose values are the page's own;
+    /// - a line followed by a kept line that is not template, when the two have the same
+    ///   near structure (the first value of [`crate::stack::page::signature`]) or the page
+    ///   writes the line more than once: the label of a field whose value is the page's
+    ///   own ("Dimensions", then the page's size; "Features:" on each product card, then
+    ///   the card's features), a line of code among the page's own lines.
+    ///
+    /// Lists that are template (a menu, a most-read list) repeat as a whole, each line
+    /// once, and are still dropped.
     pub(crate) fn veto_fingerprints(
         &self,
         fingerprints: &[Option<u64>],
-        text_bytes: &[u64],
+        lines: &[SiteLine],
         decided: &mut [(f32, bool)],
         threshold: f32,
         matches: &mut Vec<Option<Match>>,
@@ -756,18 +790,66 @@ impl PageTemplate {
                 dropped: false,
             })
         }));
+        let candidate = |m: &Option<Match>, &(score, keep): &(f32, bool)| {
+            keep && m.is_some_and(|m| self.drops(&m, score - threshold))
+        };
+        if !matches
+            .iter()
+            .zip(decided.iter())
+            .any(|(m, d)| candidate(m, d))
+        {
+            return;
+        }
+        // The fingerprints the template knows of the page's kept lines, with their texts.
+        let mut written: Vec<(u64, u32)> = fingerprints
+            .iter()
+            .zip(matches.iter())
+            .zip(lines.iter().zip(decided.iter()))
+            .filter_map(|((fp, m), (line, &(_, keep)))| {
+                let fp = (*fp)?;
+                (keep && m.is_some()).then_some((fp, line.text))
+            })
+            .collect();
+        written.sort_unstable();
+        // Those the page writes more than once, and those it writes with different texts
+        // (sorted, as `written` is).
+        let (mut repeated, mut varied) = (Vec::new(), Vec::new());
+        for w in written.windows(2).filter(|w| w[0].0 == w[1].0) {
+            if repeated.last() != Some(&w[0].0) {
+                repeated.push(w[0].0);
+            }
+            if w[0].1 != w[1].1 && varied.last() != Some(&w[0].0) {
+                varied.push(w[0].0);
+            }
+        }
+        let is_in =
+            |set: &[u64], fp: &Option<u64>| fp.is_some_and(|fp| set.binary_search(&fp).is_ok());
         let (mut kept, mut dropped) = (0u64, 0u64);
-        for ((m, &(score, keep)), &b) in matches.iter_mut().zip(decided.iter()).zip(text_bytes) {
+        // The next kept line after each kept line: (its near structure, template), walking
+        // backwards.
+        let mut next: Option<(u32, bool)> = None;
+        for (((m, &(score, keep)), line), fp) in matches
+            .iter_mut()
+            .zip(decided.iter())
+            .zip(lines)
+            .zip(fingerprints)
+            .rev()
+        {
             if !keep {
                 continue;
             }
-            kept += b;
-            if let Some(m) = m
-                && self.drops(m, score - threshold)
+            kept += line.text_bytes;
+            let template = candidate(m, &(score, keep)) && !is_in(&varied, fp);
+            let labels_own =
+                next.is_some_and(|(near, t)| !t && (near == line.near || is_in(&repeated, fp)));
+            if template
+                && !labels_own
+                && let Some(m) = m
             {
                 m.dropped = true;
-                dropped += b;
+                dropped += line.text_bytes;
             }
+            next = Some((line.near, template));
         }
         if dropped as f64 > f64::from(self.settings.max_dropped_share) * kept as f64 {
             for m in matches.iter_mut().flatten() {

@@ -107,6 +107,53 @@ fn fingerprints_ignore_digits_case_and_punctuation_but_not_structure() {
     assert_eq!(a[0], b[0]);
     assert_ne!(a[0], c[0]);
     assert_eq!(a[1], None);
+    // A line of more digits than letters keeps them: sizes and part numbers differ.
+    let d = lines("<p>8.25\" x 2.4\" / 21 x 6.1 cm</p><p>IF145-259-1</p>");
+    let e = lines("<p>4.9\" x 3.1\" / 12.4 x 7.8 cm</p><p>IF145-475-1</p>");
+    assert_ne!(d[0], e[0]);
+    assert_ne!(d[1], e[1]);
+    assert_eq!(d, lines("<p>8 25 x 2 4 21 x 6 1 cm</p><p>if145 259 1</p>"));
+}
+
+#[test]
+fn a_template_label_of_the_pages_own_value_is_kept() {
+    // Every product page has the same field labels, with its own values, in one list of
+    // fields; and the same list of shop links.
+    let page = |i: usize| {
+        format!(
+            "<html><body><ul class=shop><li><a href=/a>Gift cards for every occasion</a></li>\
+             <li><a href=/b>Store locations and opening hours</a></li>\
+             <li><a href=/c>Returns and exchanges policy</a></li></ul>\
+             <article><h1>Replacement part {i}</h1><p>This replacement part number {i} fits \
+             the {} models sold from the spring of that year, and comes with a guide that \
+             shows each step of fitting it.</p><ul class=specs><li>Dimensions</li>\
+             <li>{}.5 x {}.1 x 0.{} cm</li><li>Weight</li><li>{}{}5 g</li></ul>\
+             <p>Each part is tested before it leaves the warehouse, and the {} kit holds \
+             every tool you need.</p></article></body></html>",
+            ["older", "newer", "smaller", "larger", "quieter", "faster"][i % 6],
+            i + 2,
+            i + 1,
+            i + 3,
+            i + 1,
+            i * 7 % 10,
+            ["blue", "red", "green", "grey", "black", "white"][i % 6],
+        )
+    };
+    let pages: Vec<String> = (0..6).map(page).collect();
+    let mut profile = Profile::new();
+    for p in &pages {
+        profile.learn("parts.example", p.as_bytes()).unwrap();
+    }
+    let html = pages[0].as_bytes();
+    let alone = kept(&decisions(html, None));
+    assert!(alone.iter().any(|l| l == "Dimensions"), "{alone:?}");
+    let ds = decisions(html, profile.page("parts.example", html));
+    let line = |text: &str| ds.iter().find(|d| d.line.text == text).unwrap();
+    for label in ["Dimensions", "Weight"] {
+        let d = line(label);
+        assert!(d.keep && d.template.is_some_and(|m| m.pages == 5 && !m.dropped));
+    }
+    assert!(line("2.5 x 1.1 x 0.3 cm").template.is_none());
 }
 
 #[test]
@@ -224,7 +271,7 @@ fn bad_profiles_are_refused_saying_why() {
         p.to_json()
     };
     let err = |json: String| Profile::from_json(&json).unwrap_err().to_string();
-    assert!(err(good.replace("\"version\":1", "\"version\":9")).contains("version 9"));
+    assert!(err(good.replace("\"version\":2", "\"version\":9")).contains("version 9"));
     assert!(err(good.replace("mainline-site-profile", "other")).contains("format"));
     assert!(err(good.replace("\"min_share\":0.5", "\"min_share\":1.5")).contains("min_share"));
     assert!(err(good.replace("\"pages\":1", "\"pages\":0")).contains("a.example"));
@@ -241,4 +288,77 @@ fn sites_beyond_the_memory_cap_are_not_learnt() {
     assert_eq!((p.sites(), p.skipped()), (2, 1));
     assert_eq!(p.site("a").unwrap().pages(), 2);
     assert!(p.page("c", b"").is_none());
+}
+
+#[test]
+fn fields_and_labels_of_the_pages_own_items_are_kept() {
+    // Five pages learnt, each with two menu lines (1, 2), a field label (3) and a rating
+    // line of the shop's cards (4), digits aside.
+    let mut table = SiteTable::new();
+    for page in 0..5u64 {
+        table.add_page(page, [1, 2, 3, 4]);
+    }
+    let template = PageTemplate {
+        table: Arc::new(table),
+        own: false,
+        settings: Settings::default(),
+    };
+    let line = |near, text| SiteLine {
+        text_bytes: 20,
+        near,
+        text,
+    };
+    let veto = |fps: &[u64], lines: &[SiteLine]| {
+        let fps: Vec<Option<u64>> = fps.iter().map(|&f| Some(f)).collect();
+        // Every line kept, just above the threshold: not strong enough to outweigh the
+        // template of five pages.
+        let mut decided = vec![(0.1, true); fps.len()];
+        let mut matches = Vec::new();
+        template.veto_fingerprints(&fps, lines, &mut decided, 0.0, &mut matches);
+        decided.iter().map(|d| d.1).collect::<Vec<bool>>()
+    };
+    // Menu, menu, label, the page's own value in the label's structure, a card's name,
+    // its rating, another card's name, its rating with other numbers, page text.
+    let lines = [
+        line(10, 1),
+        line(10, 2),
+        line(20, 3),
+        line(20, 4),
+        line(30, 5),
+        line(40, 6),
+        line(30, 7),
+        line(40, 8),
+        line(50, 9),
+    ];
+    assert_eq!(
+        veto(&[1, 2, 3, 900, 901, 4, 902, 4, 903], &lines),
+        [false, false, true, true, true, true, true, true, true]
+    );
+    // The same rating written once, and a label followed by a line of another structure
+    // or by template: both are template.
+    let lines = [
+        line(20, 3),
+        line(50, 4),
+        line(30, 5),
+        line(40, 6),
+        line(10, 9),
+        line(10, 9),
+    ];
+    assert_eq!(
+        veto(&[3, 900, 901, 4, 1, 2], &lines),
+        [false, true, true, false, false, false]
+    );
+    // A label the page writes on each of its items, then each item's own line in another
+    // structure.
+    let lines = [
+        line(20, 3),
+        line(60, 4),
+        line(20, 3),
+        line(60, 5),
+        line(20, 3),
+    ];
+    assert_eq!(
+        veto(&[3, 900, 3, 901, 3], &lines),
+        [true, true, true, true, false]
+    );
 }

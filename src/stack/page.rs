@@ -520,9 +520,17 @@ fn descriptor_hash(descriptor: &str) -> u64 {
 /// ancestors (the second value of its [`signature`]: block kind, heading level, depth and
 /// the classed ancestors' descriptors without ids and digits) with its text normalised
 /// (letters lowercased, digits left out, every other run of characters one space); `None`
-/// when the normalised text is empty.
+/// when the line has no letters. A line with more digits than letters keeps its digits:
+/// its numbers are what it says (a size, a part number), and without them the values of
+/// every page would share one fingerprint.
 pub(crate) fn fingerprint(line: &crate::lines::Line) -> Option<u64> {
     fingerprint_of(sign(line, |d| descriptor_hash(d))[1], &line.text)
+}
+
+/// The [`fingerprint`] of a line and its [`signature`].
+pub(crate) fn fingerprint_and_signature(line: &crate::lines::Line) -> (Option<u64>, Signature) {
+    let sig = sign(line, |d| descriptor_hash(d));
+    (fingerprint_of(sig[1], &line.text), sig)
 }
 
 /// The [`fingerprint`] of a line of structure `chain` (its [`signature`]'s second value)
@@ -530,8 +538,15 @@ pub(crate) fn fingerprint(line: &crate::lines::Line) -> Option<u64> {
 pub(crate) fn fingerprint_of(chain: u32, text: &str) -> Option<u64> {
     let mut norm = String::with_capacity(text.len());
     let mut gap = false;
+    let (letters, digits) = text.chars().fold((0usize, 0usize), |(l, d), c| {
+        (
+            l + usize::from(c.is_alphabetic()),
+            d + usize::from(c.is_numeric()),
+        )
+    });
+    let keep_digits = digits > letters && letters > 0;
     for c in text.chars() {
-        if c.is_alphabetic() {
+        if c.is_alphabetic() || (keep_digits && c.is_numeric()) {
             if gap && !norm.is_empty() {
                 norm.push(' ');
             }
