@@ -139,7 +139,7 @@ fn run_on(ex: &mut Engine, page: Page<'_>, each: &mut dyn FnMut(Decision)) -> ma
         }
         Ok(())
     };
-    if !page.decoded && page.bytes.starts_with(&[0x1f, 0x8b]) {
+    if !page.decoded && input::is_gzip(page.bytes) {
         let mut reader = input::wrap(Box::new(Cursor::new(page.bytes.to_vec())));
         let mut buf = vec![0; PIECE];
         loop {
