@@ -5,9 +5,9 @@
 //! [`FEATURES`], summaries of the scores the built-in model gave the page's lines (no
 //! gold text is needed to compute them). It was fitted on the WCXB development pages with
 //! `cargo run --release --example documents -- ../shared/data/wcxb-dev`, which also reports
-//! the rank correlation of its cross-validated predictions with the real page F1 (see
-//! [`WEIGHTS`]). It is only meaningful for the model it was fitted on, so documents
-//! decided by another scorer have none.
+//! the rank correlation of its cross-validated predictions with the real page F1. It is
+//! only meaningful for the model it was fitted on, so documents decided by another scorer
+//! have none.
 
 use crate::extract::Decision;
 
@@ -95,9 +95,8 @@ impl Weights {
 
 /// The weights fitted on the WCXB development pages with the built-in model of
 /// `models/default.json` (printed by the `documents` example; refit them when that model
-/// changes). Cross-validated by site, the Spearman rank correlation of the predicted with
-/// the real page word F1 was 0.680 (Pearson 0.615) on 1,294 pages; the built-in model was
-/// itself trained on those pages, so its F1 there is higher than on unseen pages.
+/// changes). The built-in model was itself trained on those pages, so its F1 there is
+/// higher than on unseen pages.
 pub const WEIGHTS: Weights = Weights {
     mean: [
         0.6283705629373921,

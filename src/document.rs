@@ -190,8 +190,8 @@ impl Options {
     /// gzip data is corrupt or truncated.
     pub fn extract(&self, html: &[u8]) -> Result<Document> {
         let mut b = self.builder();
-        if html.starts_with(&[0x1f, 0x8b]) {
-            let mut gz = flate2::read::MultiGzDecoder::new(html);
+        if crate::gzip::is_gzip(html) {
+            let mut gz = crate::gzip::strict(html);
             let mut buf = vec![0u8; 64 * 1024];
             loop {
                 let n = match gz.read(&mut buf) {

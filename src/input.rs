@@ -14,15 +14,16 @@
 //! sees it. Whatever the input encoding, everything mainline outputs is UTF-8.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufReader, Read};
 use std::path::Path;
 use std::sync::{LazyLock, Mutex};
 
 use encoding_rs::Encoding;
-use flate2::bufread::GzDecoder;
 use regex::bytes::Regex;
 
-use crate::{Error, Result};
+pub(crate) use crate::gzip::Warn;
+pub use crate::gzip::is_gzip;
+use crate::{Error, Result, gzip};
 
 /// How many leading bytes are searched for a `<meta charset>` declaration (the HTML
 /// standard's prescan length).
@@ -328,10 +329,6 @@ pub(crate) fn looks_like_html(head: &[u8]) -> bool {
 /// A reader over the decompressed bytes of an input.
 pub type Input = Box<dyn Read + Send>;
 
-/// Receives the warnings about an input that is still read: trailing garbage after gzip
-/// data (see [`wrap_with_warnings`]).
-pub(crate) type Warn = Box<dyn Fn(&str) + Send + Sync>;
-
 /// Opens `path` for reading (`-` is standard input), decompressing gzip transparently.
 ///
 /// Bytes after the last gzip member that do not start another member are ignored without
@@ -419,13 +416,11 @@ fn head_of(raw: &mut dyn Read, n: usize, ahead: &mut Vec<u8>) -> io::Result<Vec<
     let mut eof = false;
     loop {
         let enough = eof || ahead.len() >= STDIN_AHEAD_MAX;
-        if ahead.starts_with(&[0x1f, 0x8b]) {
+        if gzip::is_gzip(ahead) {
             let mut out = Vec::with_capacity(n);
             // NOTE: an error here is data cut short (more may come) or damage (reported
             // when the input is read for real); what decompressed before it is kept.
-            let _ = flate2::bufread::MultiGzDecoder::new(&ahead[..])
-                .take(n as u64)
-                .read_to_end(&mut out);
+            let _ = gzip::strict(ahead).take(n as u64).read_to_end(&mut out);
             if out.len() >= n || enough {
                 return Ok(out);
             }
@@ -466,136 +461,7 @@ pub fn wrap(reader: Box<dyn Read + Send>) -> Input {
 /// member, bytes that do not start another member end the input, as `gzip -d` does:
 /// zero bytes (padding) silently, anything else with a warning ("trailing garbage").
 pub(crate) fn wrap_with_warnings(reader: Box<dyn Read + Send>, warn: Warn) -> Input {
-    let buffered: Source = Box::new(BufReader::with_capacity(64 * 1024, reader));
-    let (head, rest) = match peek2(buffered) {
-        Ok(peeked) => peeked,
-        // Let the caller see the error on its first read.
-        Err(e) => return Box::new(Failing(Some(e))),
-    };
-    let is_gzip = head == GZIP_MAGIC;
-    let source: Source = Box::new(io::Cursor::new(head).chain(rest));
-    if is_gzip {
-        Box::new(GzMembers {
-            decoder: Some(GzDecoder::new(source)),
-            warn,
-        })
-    } else {
-        Box::new(source)
-    }
-}
-
-/// The bytes that start a gzip member.
-const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
-
-/// A buffered byte stream.
-type Source = Box<dyn BufRead + Send>;
-
-/// Takes up to two bytes off the front of `input` (fewer only at its end), reading as
-/// often as needed.
-fn peek2(mut input: Source) -> io::Result<(Vec<u8>, Source)> {
-    let mut head = Vec::with_capacity(2);
-    while head.len() < 2 {
-        let buf = match input.fill_buf() {
-            Ok(buf) => buf,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            break;
-        }
-        let k = (2 - head.len()).min(buf.len());
-        head.extend_from_slice(&buf[..k]);
-        input.consume(k);
-    }
-    Ok((head, input))
-}
-
-/// A reader whose first read fails (an error met while looking at the first bytes).
-struct Failing(Option<io::Error>);
-
-impl Read for Failing {
-    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
-        match self.0.take() {
-            Some(e) => Err(e),
-            None => Ok(0),
-        }
-    }
-}
-
-/// Decompresses gzip members one after the other, until the input ends or what follows a
-/// member is not another one.
-struct GzMembers {
-    decoder: Option<GzDecoder<Source>>,
-    warn: Warn,
-}
-
-impl Read for GzMembers {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        loop {
-            let Some(decoder) = &mut self.decoder else {
-                return Ok(0);
-            };
-            let n = decoder.read(buf).map_err(gzip_error)?;
-            if n > 0 || buf.is_empty() {
-                return Ok(n);
-            }
-            // The member has ended: what follows it decides.
-            let Some(decoder) = self.decoder.take() else {
-                return Ok(0);
-            };
-            let (head, rest) = peek2(decoder.into_inner())?;
-            if head.is_empty() {
-                return Ok(0);
-            }
-            if head == GZIP_MAGIC {
-                let source: Source = Box::new(io::Cursor::new(head).chain(rest));
-                self.decoder = Some(GzDecoder::new(source));
-                continue;
-            }
-            if !only_zeros(&head, rest)? {
-                (self.warn)("decompressed the gzip data; trailing garbage after it ignored");
-            }
-            return Ok(0);
-        }
-    }
-}
-
-/// Whether `head` and the rest of `input` are all zero bytes (padding, as tape archives
-/// and some servers add).
-fn only_zeros(head: &[u8], mut input: Source) -> io::Result<bool> {
-    if head.iter().any(|&b| b != 0) {
-        return Ok(false);
-    }
-    loop {
-        let buf = match input.fill_buf() {
-            Ok(buf) => buf,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            return Ok(true);
-        }
-        if buf.iter().any(|&b| b != 0) {
-            return Ok(false);
-        }
-        let n = buf.len();
-        input.consume(n);
-    }
-}
-
-/// Maps flate2's errors to messages that say the gzip data is at fault.
-fn gzip_error(e: io::Error) -> io::Error {
-    match e.kind() {
-        io::ErrorKind::UnexpectedEof => io::Error::new(
-            io::ErrorKind::UnexpectedEof,
-            "corrupt gzip data: the stream is truncated",
-        ),
-        io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput => io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("corrupt gzip data: {e}"),
-        ),
-        _ => e,
-    }
+    gzip::lenient(Box::new(BufReader::with_capacity(64 * 1024, reader)), warn)
 }
 
 #[cfg(test)]

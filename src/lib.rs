@@ -66,6 +66,7 @@ mod document;
 mod error;
 mod extract;
 pub mod features;
+mod gzip;
 pub mod input;
 pub mod lines;
 pub mod markdown;

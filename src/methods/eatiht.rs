@@ -20,8 +20,8 @@
 //! lies inside another selected element already output is not repeated.
 //! `script`, `style` and similar elements never hold selectable text. The selection is the
 //! description's simplified XPath; its original one also skipped text directly inside
-//! `i`, `b`, `strong`, `span` and `a`, which scores lower on the development corpus (mean
-//! word-F1 0.533 instead of 0.550) because many sites wrap paragraph text in `span`s.
+//! `i`, `b`, `strong`, `span` and `a`, which loses the paragraphs of the many sites that
+//! wrap their text in `span`s.
 
 use std::collections::HashMap;
 use std::sync::LazyLock;

@@ -16,15 +16,13 @@
 //!   whitespace. Text written straight into a node (as in the `td` of the description's
 //!   example) is part of how the node's text is distributed. If the sub-node with the most
 //!   text is such a text run, or the only sub-node is one, the text lives in the current
-//!   node itself and the walk stops there. (Counting only element children scores slightly
-//!   lower on the development corpus: mean word-F1 0.656 instead of 0.660.)
+//!   node itself and the walk stops there.
 //! - **LV** is left undefined ("linear variance"); it is measured as the mean absolute
 //!   deviation of the `L(i)` ([`Spread::MeanAbsoluteDeviation`]): it has the unit of a
-//!   length, like `FTL`, so `K` is a percentage, and on the development corpus it scores
-//!   better than the standard deviation ([`Spread::StandardDeviation`]): mean word-F1
-//!   0.660 against 0.617. The standard deviation is never smaller than the mean absolute
-//!   deviation, so with it `K` stays above the threshold longer and the walk descends too
-//!   deep, losing recall (0.62 against 0.69).
+//!   length, like `FTL`, so `K` is a percentage. The standard deviation
+//!   ([`Spread::StandardDeviation`]) is never smaller than the mean absolute deviation, so
+//!   with it `K` stays above the threshold longer and the walk descends too deep, losing
+//!   recall.
 //! - A node without text gives an empty result; a node without sub-nodes gives its text.
 
 use super::dom::{Dom, Kind};

@@ -323,21 +323,9 @@ pub(crate) fn digest(html: &[u8]) -> u64 {
     h ^ (h >> 29)
 }
 
-/// A gzip page decompressed.
-fn read_all(gz: &[u8]) -> Result<Vec<u8>> {
-    use std::io::Read;
-    let mut out = Vec::new();
-    crate::input::wrap(Box::new(std::io::Cursor::new(gz.to_vec()))).read_to_end(&mut out)?;
-    Ok(out)
-}
-
 /// A page's bytes with gzip undone (borrowed when they are not compressed).
 fn plain(html: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>> {
-    Ok(if html.starts_with(&[0x1f, 0x8b]) {
-        read_all(html)?.into()
-    } else {
-        html.into()
-    })
+    Ok(crate::gzip::unzip(html)?)
 }
 
 /// The fingerprints of a page's lines, read with the splitter alone.

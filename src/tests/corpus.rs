@@ -55,11 +55,11 @@ pub fn open(dir: &Path) -> Corpus {
 /// The bytes of a page as stored (gzip-compressed pages decompressed).
 pub fn page_bytes(path: &Path) -> Vec<u8> {
     let raw = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    if !raw.starts_with(&[0x1f, 0x8b]) {
+    if !crate::gzip::is_gzip(&raw) {
         return raw;
     }
     let mut bytes = Vec::new();
-    flate2::read::MultiGzDecoder::new(&raw[..])
+    crate::gzip::strict(&raw)
         .read_to_end(&mut bytes)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     bytes

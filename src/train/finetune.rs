@@ -8,12 +8,10 @@
 //! and boilerplate lines weighed equally and an L2 pull back towards the starting weights.
 //!
 //! Only the first stage learns, also in a two-stage model: its scores are what the second
-//! stage reads, so a site's lines scored better are decided better. Tuning the page-level
-//! second stage instead was measured worse (`training/finetune.sh`: on the 12 WCXB
-//! development sites with at least 4 pages, held out of a base model, the second stage tuned
-//! on 1, 2 or 3 labelled pages lost 0.05–0.19 page F1 on the site's other pages in every
-//! setting tried; the first stage gained 0.010–0.013). A second stage learns from scores
-//! over hundreds of pages; one page teaches it that page's share of content.
+//! stage reads, so a site's lines scored better are decided better. A second stage learns
+//! from scores over hundreds of pages; one page would teach it that page's share of
+//! content (`training/HISTORY.md`, "Measurements once written in the code", has the
+//! figures).
 
 use super::mlp;
 use super::{Dataset, EpochReport, TrainParams, standardise};

@@ -178,11 +178,11 @@ pub fn html<'a>(record: &'a Record, options: &HtmlOptions) -> Result<Content<'a>
         let decoded = match c.as_str() {
             "" | "identity" | "none" => continue,
             "gzip" | "x-gzip" => {
-                if !body.starts_with(&[0x1f, 0x8b]) {
+                if !crate::gzip::is_gzip(&body) {
                     // Stored already decoded (some crawlers keep the header).
                     continue;
                 }
-                decode(flate2::read::MultiGzDecoder::new(&body[..]), options, cut)
+                decode(crate::gzip::strict(&body), options, cut)
             }
             "deflate" => decode(flate2::read::ZlibDecoder::new(&body[..]), options, cut)
                 .or_else(|_| decode(flate2::read::DeflateDecoder::new(&body[..]), options, cut)),

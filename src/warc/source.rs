@@ -27,6 +27,8 @@ use std::io::{self, Read};
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 use libdeflater::Decompressor;
 
+use crate::gzip::{MAGIC, is_gzip};
+
 /// Compressed bytes read from the input at once.
 const READ_BYTES: usize = 256 * 1024;
 
@@ -144,7 +146,7 @@ impl<R: Read> Source<R> {
             let start = s.buf.iter().position(|b| !b.is_ascii_whitespace());
             start.is_some_and(|i| s.buf[i..].starts_with(b"WARC/"))
         };
-        s.gzip = s.buf.starts_with(&[0x1f, 0x8b]) || (!plain && find_member(&s.buf).is_some());
+        s.gzip = is_gzip(&s.buf) || (!plain && find_member(&s.buf).is_some());
         s
     }
 
@@ -529,22 +531,22 @@ fn inflate_error(e: &flate2::DecompressError) -> String {
 /// Where the first plausible gzip member header in `hay` starts (magic bytes, deflate,
 /// no reserved flags, and room for the rest of the fixed header).
 fn find_member(hay: &[u8]) -> Option<usize> {
-    memchr::memchr_iter(0x1f, hay)
+    memchr::memchr_iter(MAGIC[0], hay)
         .take_while(|&i| hay.len() - i >= 10)
-        .find(|&i| hay[i + 1] == 0x8b && hay[i + 2] == 8 && hay[i + 3] & 0xe0 == 0)
+        .find(|&i| hay[i + 1] == MAGIC[1] && hay[i + 2] == 8 && hay[i + 3] & 0xe0 == 0)
 }
 
 /// The length of the gzip member header at the start of `b`; `Ok(None)` when `b` ends
 /// before the header does.
 fn gzip_header(b: &[u8]) -> Result<Option<usize>, &'static str> {
     if b.len() < 10 {
-        return if b.len() >= 2 && !b.starts_with(&[0x1f, 0x8b]) {
+        return if b.len() >= 2 && !is_gzip(b) {
             Err("it does not start with the gzip magic bytes")
         } else {
             Ok(None)
         };
     }
-    if b[0] != 0x1f || b[1] != 0x8b {
+    if !is_gzip(b) {
         return Err("it does not start with the gzip magic bytes");
     }
     if b[2] != 8 {
