@@ -308,6 +308,44 @@ pub(crate) fn text_date(text: &str, day_first: bool) -> Option<Day> {
     }
 }
 
+/// The first date written with a month name in a text (`March 4, 2025`, `4 mars 2025`),
+/// not a numeric one, whose order of day and month a reader could take either way.
+pub(crate) fn written_date(text: &str) -> Option<Day> {
+    if !has_year(text) {
+        return None;
+    }
+    let mut toks: Vec<Tok> = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() {
+            let (mut n, mut len) = (c.to_digit(10).unwrap_or(0), 1usize);
+            while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                n = n
+                    .saturating_mul(10)
+                    .saturating_add(d.to_digit(10).unwrap_or(0));
+                len += 1;
+                chars.next();
+            }
+            toks.push(Tok::Num(n, len));
+        } else if c.is_alphabetic() {
+            let mut w = String::new();
+            w.extend(c.to_lowercase());
+            while let Some(d) = chars.peek().filter(|d| d.is_alphabetic()) {
+                w.extend(d.to_lowercase());
+                chars.next();
+            }
+            if !filler(&w) {
+                toks.push(month_name(&w).map_or(Tok::Word, Tok::Month));
+            }
+        }
+    }
+    toks.windows(3).find_map(|w| match (w[0], w[1], w[2]) {
+        (Tok::Month(m), Tok::Num(d, 1..=2), Tok::Num(y, 4))
+        | (Tok::Num(d, 1..=2), Tok::Month(m), Tok::Num(y, 4)) => Day::new(y, m.into(), d),
+        _ => None,
+    })
+}
+
 /// The first all-numeric date of a text and its byte offset.
 fn numeric_date(text: &str, day_first: bool) -> Option<(usize, Day)> {
     let b = text.as_bytes();
@@ -389,6 +427,89 @@ fn numeric_at(b: &[u8], day_first: bool, glued: bool) -> Option<Day> {
         }
         _ => None,
     }
+}
+
+/// Whether two `YYYY-MM-DD` days are one day apart (a time near midnight read in two
+/// time zones).
+pub(crate) fn one_day_apart(a: &str, b: &str) -> bool {
+    let days = |s: &str| -> Option<i64> {
+        let y: i64 = s.get(0..4)?.parse().ok()?;
+        let m: i64 = s.get(5..7)?.parse().ok()?;
+        let d: i64 = s.get(8..10)?.parse().ok()?;
+        // Days since 1970-01-01 (Howard Hinnant's algorithm, the inverse of
+        // `civil_from_days`).
+        let y = if m <= 2 { y - 1 } else { y };
+        let era = y.div_euclid(400);
+        let yoe = y - era * 400;
+        let mp = (m + 9) % 12;
+        let doy = (153 * mp + 2) / 5 + d - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        Some(era * 146_097 + doe - 719_468)
+    };
+    matches!((days(a), days(b)), (Some(x), Some(y)) if (x - y).abs() == 1)
+}
+
+/// Labels that start a line giving a page's date: `Published`, `Posted`, `Updated`, `Last
+/// updated`, `Date`, in English, German, French and Spanish (`Veröffentlicht`,
+/// `Aktualisiert`, `Publié`, `Mis à jour`, `Publicado`, `Actualizado`).
+const DATE_LABELS: [&str; 13] = [
+    "published",
+    "posted",
+    "updated",
+    "last updated",
+    "last modified",
+    "date:",
+    "originally published",
+    "veröffentlicht",
+    "aktualisiert",
+    "publié",
+    "mis à jour",
+    "publicado",
+    "actualizado",
+];
+
+/// Whether a line starts with a label of a change (`Updated`, `Last updated`, `Last
+/// modified`, `Modified`, `Edited`, `Aktualisiert`, `Mis à jour`, `Actualizado`): its date
+/// is when the page changed, not when it was published.
+pub(crate) fn update_label(text: &str) -> bool {
+    let head: String = text
+        .trim_start()
+        .chars()
+        .take(16)
+        .collect::<String>()
+        .to_lowercase();
+    [
+        "updated",
+        "last updated",
+        "last modified",
+        "modified",
+        "edited",
+        "aktualisiert",
+        "mis à jour",
+        "actualizado",
+    ]
+    .iter()
+    .any(|l| head.starts_with(l))
+}
+
+/// Whether a line may start with one of [`DATE_LABELS`] (by its first letter; cheap).
+pub(crate) fn may_be_labelled(text: &str) -> bool {
+    text.trim_start()
+        .as_bytes()
+        .first()
+        .is_some_and(|b| b"pulodvamPULODVAM".contains(b))
+}
+
+/// Whether a line starts with one of [`DATE_LABELS`] (any case) and has a date.
+pub(crate) fn labelled(text: &str) -> bool {
+    let t = text.trim_start();
+    let head: String = t.chars().take(24).collect::<String>().to_lowercase();
+    DATE_LABELS.iter().any(|l| {
+        head.strip_prefix(l).is_some_and(|rest| {
+            // A label is a word: "Posted" but not "Postedness"; "Date:" carries its colon.
+            rest.chars().next().is_none_or(|c| !c.is_alphabetic())
+        })
+    })
 }
 
 /// The day in a URL's path: `/2018/10/17/`, `/2018-10-17-title`, `/20181017/`, with `/`,
@@ -531,6 +652,36 @@ mod tests {
         assert_eq!(day("2018年10月17日").as_deref(), Some("2018-10-17"));
         assert_eq!(day("version 1.2.2018.4"), None);
         assert_eq!(day("call 12-10-20185"), None);
+    }
+
+    #[test]
+    fn written_dates_need_a_month_name() {
+        let w = |s: &str| written_date(s).map(Day::iso);
+        assert_eq!(
+            w("Friday, December 19, 2025").as_deref(),
+            Some("2025-12-19")
+        );
+        assert_eq!(w("8 Oct 2022").as_deref(), Some("2022-10-08"));
+        assert_eq!(w("03/01/2017"), None);
+        assert_eq!(w("2025-03-04"), None);
+    }
+
+    #[test]
+    fn days_one_apart_across_months_and_years() {
+        assert!(one_day_apart("2025-12-18", "2025-12-19"));
+        assert!(one_day_apart("2025-03-01", "2025-02-28"));
+        assert!(one_day_apart("2024-12-31", "2025-01-01"));
+        assert!(!one_day_apart("2024-02-28", "2024-03-01"));
+        assert!(!one_day_apart("2025-12-18", "2025-12-18"));
+    }
+
+    #[test]
+    fn labels_of_changes() {
+        assert!(update_label("Updated on Jul 4, 2024"));
+        assert!(update_label("Last updated: Dec 4, 2025"));
+        assert!(update_label("  Mis à jour le 4 mars 2025"));
+        assert!(!update_label("Published March 4, 2025"));
+        assert!(!update_label("March 4, 2025"));
     }
 
     #[test]

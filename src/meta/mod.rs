@@ -89,7 +89,10 @@ pub struct Metadata {
     /// line after that label alone.
     pub author: Option<String>,
     /// When the page was first published (ISO 8601): JSON-LD `datePublished`,
-    /// `article:published_time`, `dc.date`, `date`, the first `<time datetime>`.
+    /// `article:published_time`, `dc.date`, `date` and other date-naming `<meta>` keys,
+    /// microdata `datePublished`/`dateCreated`, unless the day shown with the headline
+    /// says otherwise (see `shown_over_declared`); else a date in the text, the first
+    /// `<time datetime>`, the declared `dateModified`.
     pub published: Option<String>,
     /// When it was last changed (ISO 8601): JSON-LD `dateModified`,
     /// `article:modified_time`, `og:updated_time`.
@@ -197,6 +200,32 @@ fn day_first(lang: Option<&str>) -> bool {
         .any(|p| l.starts_with(p))
 }
 
+/// Whether the day shown with the headline is the publication date rather than the
+/// declared one: the shown line is short (at most 50 bytes) and writes its date with a month
+/// name (`March 4, 2025`, not `03/04/2025`, whose order a reader could take either way); it
+/// is not labelled as a change (`Updated …`); the declared day differs from it by more than
+/// one day (one day is a time near midnight in two zones); and `article:published_time`
+/// does not give the declared day too (two declarations that agree are kept).
+fn shown_over_declared(
+    shown_text: Option<&str>,
+    shown: Option<&str>,
+    declared: Option<&str>,
+    published_time: Option<&str>,
+) -> bool {
+    let (Some(text), Some(shown), Some(declared)) = (shown_text, shown, declared) else {
+        return false;
+    };
+    let Some(declared_day) = declared.get(..10) else {
+        return false;
+    };
+    text.len() <= 50
+        && !date::update_label(text)
+        && date::written_date(text).is_some_and(|d| d.iso() == shown)
+        && declared_day != shown
+        && !date::one_day_apart(declared_day, shown)
+        && published_time.and_then(|p| p.get(..10)) != Some(declared_day)
+}
+
 /// Whether a lower-case `tag.class#id` descriptor (or a class) names a date: `date`,
 /// `time`, `publish`, `posted`, `dateline`, and with `strict` unset `meta` too; not
 /// comments, updates or modifications.
@@ -241,6 +270,14 @@ pub(crate) struct Collector {
     before_h1: Option<(u64, String)>,
     /// The text of the first line with a date in an element named for a date.
     date_element: Option<String>,
+    /// The first line that starts with a date's label (`Published`, `Updated on`, …) and
+    /// has a date.
+    labelled_date: Option<String>,
+    /// The `datetime` of the first `<time>` marked `itemprop=dateCreated` (a question's, a
+    /// post's; a `<meta itemprop=dateCreated>` is read with the other `<meta>`s).
+    itemprop_created: Option<String>,
+    /// The first line of at most 50 bytes with a date.
+    first_dated: Option<String>,
     /// The inner HTML of elements marked as an author's being read, by [`AuthorMark`] (an
     /// element with one mark may hold one with another).
     author_capture: [Option<AuthorCapture>; 3],
@@ -383,6 +420,11 @@ impl Collector {
                 if self.time.is_none() {
                     self.time = datetime();
                 }
+                if self.itemprop_created.is_none()
+                    && get("itemprop").is_some_and(|p| p.eq_ignore_ascii_case("datecreated"))
+                {
+                    self.itemprop_created = datetime();
+                }
             }
             _ => {}
         }
@@ -517,7 +559,9 @@ impl Collector {
             self.h1 = Some(cut(text).to_string());
             self.h1_line = Some(self.lines - 1);
         }
-        if (self.shown.is_none() || self.date_element.is_none())
+        if (self.shown.is_none()
+            || self.date_element.is_none()
+            || (self.labelled_date.is_none() && date::may_be_labelled(text)))
             && text.len() <= 200
             && self.lines <= 4096
             && !boilerplate
@@ -541,6 +585,12 @@ impl Collector {
             }
             None => self.before_h1 = Some((line, text.to_string())),
             _ => {}
+        }
+        if self.first_dated.is_none() && text.len() <= 50 {
+            self.first_dated = Some(text.to_string());
+        }
+        if self.labelled_date.is_none() && date::labelled(text) {
+            self.labelled_date = Some(text.to_string());
         }
         if self.date_element.is_none()
             && ancestors
@@ -722,8 +772,10 @@ impl Collector {
         let value_date =
             |s: &str| iso_date(s).or_else(|| text_date(s, day_first).map(date::Day::iso));
         let text_day = |s: &str| text_date(s, day_first).map(date::Day::iso);
-        let mut published_weak = false;
-        let published = ld
+        // The date the page declares: JSON-LD, the known `<meta>`s, then any other `<meta>`
+        // whose key names a publication date, microdata, a `<time>` marked as the
+        // publication's, the day in the canonical URL.
+        let declared = ld
             .published
             .as_deref()
             .and_then(value_date)
@@ -759,27 +811,19 @@ impl Collector {
                 .iter()
                 .find_map(|k| meta(&[k]).as_deref().and_then(value_date))
             })
+            .or_else(|| {
+                self.metas
+                    .iter()
+                    .filter(|(k, _)| date_key(k))
+                    .find_map(|(_, v)| value_date(v))
+            })
             .or_else(|| self.itemprop_date.as_deref().and_then(value_date))
+            .or_else(|| self.itemprop_created.as_deref().and_then(value_date))
             .or_else(|| self.pub_time.as_deref().and_then(iso_date))
             .or_else(|| {
                 let url = self.canonical.clone().or_else(|| meta(&["og:url"]))?;
                 date::url_date(&url).map(date::Day::iso)
-            })
-            .or_else(|| {
-                published_weak = true;
-                let before = self
-                    .before_h1
-                    .as_ref()
-                    .filter(|(at, _)| self.h1_line.is_some_and(|h| h <= at + NEAR_HEADLINE / 2))
-                    .map(|(_, t)| t.as_str());
-                self.shown
-                    .as_deref()
-                    .and_then(text_day)
-                    .or_else(|| before.and_then(text_day))
-                    .or_else(|| self.date_element.as_deref().and_then(text_day))
-                    .or_else(|| self.time.as_deref().and_then(iso_date))
             });
-        let published_weak = published_weak || published.is_none();
         let modified = ld.modified.as_deref().and_then(iso_date).or_else(|| {
             [
                 "article:modified_time",
@@ -790,6 +834,64 @@ impl Collector {
             .iter()
             .find_map(|k| meta(&[k]).as_deref().and_then(iso_date))
         });
+        let day_of = |s: &str| s.get(..10).map(str::to_string);
+        // The line shown with the headline: the first with a date within NEAR_HEADLINE lines
+        // after the first `<h1>`, else the last one just before it.
+        let before = self
+            .before_h1
+            .as_ref()
+            .filter(|(at, _)| self.h1_line.is_some_and(|h| h <= at + NEAR_HEADLINE / 2))
+            .map(|(_, t)| t.as_str());
+        let shown_text = self.shown.as_deref().or(before);
+        let shown = shown_text.and_then(text_day);
+        let shown_override = shown_over_declared(
+            shown_text,
+            shown.as_deref(),
+            declared.as_deref(),
+            meta(&["article:published_time"])
+                .as_deref()
+                .and_then(value_date)
+                .as_deref(),
+        );
+        // A shown day that is the declared change's keeps that value's time and zone.
+        let modified_day = modified.as_deref().and_then(day_of);
+        let shown = if shown_override && modified_day.is_some() && modified_day == shown {
+            modified.clone()
+        } else {
+            shown
+        };
+        let mut published_weak = false;
+        let published = if shown_override {
+            shown.clone()
+        } else {
+            declared
+        }
+        .or_else(|| {
+            published_weak = true;
+            shown
+                .clone()
+                .or_else(|| self.labelled_date.as_deref().and_then(text_day))
+                .or_else(|| self.date_element.as_deref().and_then(text_day))
+                .or_else(|| self.time.as_deref().and_then(iso_date))
+                .or_else(|| self.first_dated.as_deref().and_then(text_day))
+                // A page that declares only when it changed: that is the best date it has.
+                .or_else(|| modified.clone())
+        });
+        // A declared time one day from the canonical URL's day is near midnight: the path
+        // was written in the site's own time zone, whose day is the one readers were shown.
+        let published = match (
+            &published,
+            self.canonical.clone().or_else(|| meta(&["og:url"])),
+        ) {
+            (Some(p), Some(u)) if !published_weak => {
+                match (day_of(p), date::url_date(&u).map(date::Day::iso)) {
+                    (Some(pd), Some(ud)) if date::one_day_apart(&pd, &ud) => Some(ud),
+                    _ => published,
+                }
+            }
+            _ => published,
+        };
+        let published_weak = published_weak || published.is_none();
         let description = ld.description.clone().or_else(|| {
             meta(&[
                 "og:description",
@@ -928,6 +1030,36 @@ fn interesting(key: &str) -> bool {
         ]
         .iter()
         .any(|n| n.eq_ignore_ascii_case(k))
+        || date_key(k)
+}
+
+/// Whether a `<meta>` key not in the known lists names a publication date: it holds
+/// `date` or `publish` (not `publisher`), and names no change, expiry or review.
+fn date_key(key: &str) -> bool {
+    // NOTE: this runs for every `<meta>` key no list names, also where only the head is
+    // read: one pass over the bytes looks for `date` and `publish`, and only a key that has
+    // one is looked at again.
+    let k = key.as_bytes();
+    let at = |i: usize, w: &[u8]| {
+        k.get(i..i + w.len())
+            .is_some_and(|x| x.eq_ignore_ascii_case(w))
+    };
+    let named = (0..k.len()).any(|i| match k[i] | 0x20 {
+        b'd' => at(i + 1, b"ate"),
+        b'p' => at(i + 1, b"ublish") && !at(i + 7, b"er"),
+        _ => false,
+    });
+    let has = |w: &str| {
+        k.windows(w.len())
+            .any(|x| x.eq_ignore_ascii_case(w.as_bytes()))
+    };
+    named
+        && ![
+            "modif", "update", "expir", "review", "valid", "revis", "edit", "change", "crawl",
+            "index", "last", "end",
+        ]
+        .iter()
+        .any(|w| has(w))
 }
 
 /// A value cut at [`MAX_VALUE_BYTES`], at a character boundary.

@@ -345,3 +345,123 @@ fn twitter_labels_name_the_writer_and_related_cards_do_not() {
     );
     assert_eq!(m.author, None);
 }
+
+#[test]
+fn a_page_that_declares_only_its_change_gives_that_as_its_date() {
+    let m = meta_of(
+        r#"<head><meta property="article:modified_time" content="2023-06-12T08:00:00+00:00">
+        </head><body><h1>Notes</h1><p>Text without any date in it.</p>"#,
+    );
+    assert_eq!(m.published.as_deref(), Some("2023-06-12T08:00:00+00:00"));
+}
+
+#[test]
+fn microdata_date_created_dates_a_question() {
+    let m = meta_of(
+        r#"<h1>How do I book a flight?</h1><p>Asked <time itemprop="dateCreated"
+        datetime="2014-03-28T11:38:04">Mar 28, 2014</time></p><p>edited
+        <span>Apr 13, 2017 at 12:52</span></p>"#,
+    );
+    assert_eq!(m.published.as_deref(), Some("2014-03-28T11:38:04"));
+}
+
+#[test]
+fn other_meta_keys_naming_a_publication_date_are_read() {
+    let m = meta_of(
+        r#"<head><meta name="ms.date" content="2025-03-06T00:00:00Z">
+        <meta name="updated_at" content="2025-10-23T11:11:00Z">
+        <meta name="publisher" content="2024-01-01"></head><body><p>Text.</p>"#,
+    );
+    assert_eq!(m.published.as_deref(), Some("2025-03-06T00:00:00Z"));
+    let m = meta_of(r#"<meta name="published" content="July 17, 2025"><p>Text.</p>"#);
+    assert_eq!(m.published.as_deref(), Some("2025-07-17"));
+    assert!(date_key("w-published-date") && date_key("ms.date"));
+    assert!(!date_key("publisher") && !date_key("last-modified-date") && !date_key("updated"));
+}
+
+#[test]
+fn a_labelled_date_far_from_the_headline_is_read() {
+    let mut html = String::from("<h1>Guide</h1>");
+    for i in 0..20 {
+        html.push_str(&format!("<p>Paragraph {i} of the guide.</p>"));
+    }
+    // A short dated line that is no label comes first, and is not taken.
+    html.push_str("<p>In stock since May 2, 2021</p>");
+    html.push_str("<p>Last updated: November 13, 2025</p>");
+    let m = meta_of(&html);
+    assert_eq!(m.published.as_deref(), Some("2025-11-13"));
+    assert!(date::labelled("Published on 4 March 2025"));
+    assert!(!date::labelled("Postedness 4 March 2025"));
+}
+
+#[test]
+fn a_page_without_a_headline_gives_its_first_short_dated_line() {
+    let m = meta_of(
+        r#"<p>Our team wrote this for readers who plan ahead and like long lines.</p>
+        <div><p>Dec 17, 2025</p><p>6 min read</p></div><p>Body text.</p>"#,
+    );
+    assert_eq!(m.published.as_deref(), Some("2025-12-17"));
+}
+
+#[test]
+fn a_declared_time_one_day_from_the_urls_day_takes_the_urls_day() {
+    let m = meta_of(
+        r#"<head><meta property="og:url" content="https://a.example/2025/12/18/story/">
+        <meta property="article:published_time" content="2025-12-19T02:41:41+00:00"></head>
+        <body><p>Text.</p>"#,
+    );
+    assert_eq!(m.published.as_deref(), Some("2025-12-18"));
+    // Further apart, the declared time stands.
+    let m = meta_of(
+        r#"<head><meta property="og:url" content="https://a.example/2025/12/10/story/">
+        <meta property="article:published_time" content="2025-12-19T02:41:41+00:00"></head>
+        <body><p>Text.</p>"#,
+    );
+    assert_eq!(m.published.as_deref(), Some("2025-12-19T02:41:41+00:00"));
+}
+
+fn page_with(ld_published: &str, shown: &str, extra_head: &str) -> Metadata {
+    meta_of(&format!(
+        r#"<head><script type="application/ld+json">{{"@context":"https://schema.org","@type":"Article","headline":"Headline",
+        "datePublished":"{ld_published}","dateModified":"2025-08-19T10:00:00+00:00"}}</script>
+        {extra_head}</head><body><h1>Headline</h1><p>By Ann Lee</p><p>{shown}</p>
+        <p>Body text of the article.</p>"#
+    ))
+}
+
+#[test]
+fn the_day_shown_with_the_headline_beats_a_lone_json_ld_date() {
+    let m = page_with("2025-01-29T20:47:55+00:00", "August 25, 2024", "");
+    assert_eq!(m.published.as_deref(), Some("2024-08-25"));
+    // The shown day is the declared change: its time is kept.
+    let m = page_with("2025-01-29T20:47:55+00:00", "August 19, 2025", "");
+    assert_eq!(m.published.as_deref(), Some("2025-08-19T10:00:00+00:00"));
+}
+
+#[test]
+fn the_declared_date_stands_where_the_shown_day_is_weak() {
+    let declared = Some("2025-01-29T20:47:55+00:00");
+    // A change's label.
+    let m = page_with("2025-01-29T20:47:55+00:00", "Updated August 25, 2024", "");
+    assert_eq!(m.published.as_deref(), declared);
+    // A numeric day, whose order a reader could take either way.
+    let m = page_with("2025-01-29T20:47:55+00:00", "08/25/2024", "");
+    assert_eq!(m.published.as_deref(), declared);
+    // One day apart: a time near midnight.
+    let m = page_with("2025-01-29T20:47:55+00:00", "January 30, 2025", "");
+    assert_eq!(m.published.as_deref(), declared);
+    // Two declarations that agree.
+    let m = page_with(
+        "2025-01-29T20:47:55+00:00",
+        "August 25, 2024",
+        r#"<meta property="article:published_time" content="2025-01-29T20:47:55+00:00">"#,
+    );
+    assert_eq!(m.published.as_deref(), declared);
+    // A long line: a sentence, not a date line.
+    let m = page_with(
+        "2025-01-29T20:47:55+00:00",
+        "The offer is valid from August 1 to August 25, 2024 in all stores.",
+        "",
+    );
+    assert_eq!(m.published.as_deref(), declared);
+}
