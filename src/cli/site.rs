@@ -195,7 +195,7 @@ impl Learner {
             "longer than {} MiB, the most a page learnt may be",
             MAX_PAGE >> 20
         );
-        let (fps, url) = crate::site::read_page(&bytes, None)?;
+        let (fps, url) = crate::site::read_page(&bytes, None, self.url_host.is_none())?;
         let host = self
             .url_host
             .clone()
@@ -223,7 +223,9 @@ impl Learner {
             let Some((url, html)) = jsonl::page_of(&line) else {
                 continue;
             };
-            let Ok((fps, canonical)) = crate::site::read_page(&record_page(&html), None) else {
+            let want_url = url.is_none() && self.url_host.is_none();
+            let Ok((fps, canonical)) = crate::site::read_page(&record_page(&html), None, want_url)
+            else {
                 continue;
             };
             let host = self
@@ -261,7 +263,7 @@ impl Learner {
                 self.pages.no_host += 1;
                 continue;
             };
-            let Ok((fps, _)) = crate::site::read_page(&html.body, html.charset) else {
+            let Ok((fps, _)) = crate::site::read_page(&html.body, html.charset, false) else {
                 continue;
             };
             self.profile
@@ -318,7 +320,7 @@ impl SiteMode {
         let host = match (&self.url_host, url.and_then(crate::site::host)) {
             (Some(_), _) => None,
             (None, Some(h)) => Some(h),
-            (None, None) => crate::site::read_page(&record_page(html), None)
+            (None, None) => crate::site::read_page(&record_page(html), None, true)
                 .ok()?
                 .1
                 .as_deref()
@@ -343,7 +345,7 @@ impl SiteMode {
         input.take(MAX_PAGE).read_to_end(&mut bytes).ok()?;
         let url = match &self.url_host {
             Some(_) => None,
-            None => crate::site::read_page(&bytes, None).ok()?.1,
+            None => crate::site::read_page(&bytes, None, true).ok()?.1,
         };
         self.template(
             url.as_deref().and_then(crate::site::host).as_deref(),
