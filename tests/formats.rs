@@ -121,6 +121,24 @@ fn jsonl_records_gain_the_page_fields_with_format_json() {
 }
 
 #[test]
+fn a_comparison_method_with_another_format_names_the_format_given() {
+    let page = sample("article.html");
+    for format in ["markdown", "json", "jsonl"] {
+        let out = mainline()
+            .args(["filter", "--method", "eatiht", "--format", format])
+            .arg(&page)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{format}: {stderr}");
+        assert!(
+            stderr.contains(&format!("--format {format} ")) && stderr.contains("--method eatiht"),
+            "{format}: {stderr}"
+        );
+    }
+}
+
+#[test]
 fn links_or_images_without_markdown_is_a_usage_error_that_names_the_flags() {
     let page = sample("article.html");
     let page = page.to_str().unwrap();

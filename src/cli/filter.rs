@@ -331,7 +331,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(FilterMethod::Dom(method)) = args.method {
         usage_ensure!(
             args.format == Format::Text,
-            "--format jsonl describes the lines of the streaming filter; --method {method} writes text only"
+            "--format {} needs the streaming filter's lines; --method {method} writes text only \
+             (--format text)",
+            format!("{:?}", args.format).to_lowercase()
         );
         usage_ensure!(
             args.dot.is_none() || method == Method::MostLinked,
