@@ -150,6 +150,9 @@ impl State {
             let place = crate::meta::Place {
                 article: cur.context & ctx::ARTICLE != 0,
                 boilerplate: cur.context & (ctx::NAV | ctx::FOOTER | ctx::ASIDE | ctx::FORM) != 0,
+                article_footer: cur.context & (ctx::FOOTER | ctx::ARTICLE)
+                    == ctx::FOOTER | ctx::ARTICLE
+                    && cur.context & (ctx::NAV | ctx::ASIDE | ctx::FORM) == 0,
             };
             m.line(&cur.text, cur.heading, place, &cur.ancestors);
         }

@@ -169,6 +169,9 @@ pub(crate) struct Place {
     pub(crate) article: bool,
     /// Inside a navigation, footer, aside or form.
     pub(crate) boilerplate: bool,
+    /// Inside a `<footer>` within the article and no navigation, aside or form: the
+    /// article's own footer, which holds its byline and date.
+    pub(crate) article_footer: bool,
 }
 
 /// Where the page's metadata gives no publication date, or only one read from its text,
@@ -278,6 +281,9 @@ pub(crate) struct Collector {
     itemprop_created: Option<String>,
     /// The first line of at most 50 bytes with a date.
     first_dated: Option<String>,
+    /// The `title` of the first `<span>`, `<abbr>` or `<time>` whose title is a date (a
+    /// date shown short, its full form on hover).
+    title_date: Option<String>,
     /// The inner HTML of elements marked as an author's being read, by [`AuthorMark`] (an
     /// element with one mark may hold one with another).
     author_capture: [Option<AuthorCapture>; 3],
@@ -294,6 +300,9 @@ pub(crate) struct Collector {
     /// lines of one container share them).
     byline_seen: Vec<(Arc<str>, bool)>,
     json_ld: JsonLd,
+    /// `datePublished` and `dateModified` of JSON-LD held in a `<meta>`'s content.
+    meta_ld_published: Option<String>,
+    meta_ld_modified: Option<String>,
     json_ld_bytes: usize,
     capture: Option<Capture>,
     /// Open-element depth of an `svg` or `math` element being read (its `<title>` is not
@@ -313,8 +322,9 @@ pub(crate) struct Collector {
 
 /// Whether a start tag of this name (as written) matters to the [`Collector`].
 pub(crate) fn wanted(name: &[u8]) -> bool {
-    const NAMES: [&[u8]; 9] = [
-        b"title", b"meta", b"link", b"base", b"html", b"script", b"svg", b"math", b"time",
+    const NAMES: [&[u8]; 11] = [
+        b"title", b"meta", b"link", b"base", b"html", b"script", b"svg", b"math", b"time", b"span",
+        b"abbr",
     ];
     matches!(name.len(), 3..=6) && NAMES.iter().any(|n| n.eq_ignore_ascii_case(name))
 }
@@ -378,6 +388,23 @@ impl Collector {
                 let Some(content) = get("content") else {
                     return;
                 };
+                // A `<meta>` may carry a whole JSON-LD object as its content (its quotes
+                // written `&quot;`): its dates are read, after those of the page's scripts.
+                let value = content.trim_start();
+                if value.starts_with('{')
+                    && value.contains("@type")
+                    && self.json_ld_bytes < MAX_JSON_LD_BYTES
+                {
+                    self.json_ld_bytes += value.len();
+                    let value = htmlize::unescape(value);
+                    if let Ok(v) = serde_json::from_str::<Ld>(&value) {
+                        let mut ld = JsonLd::default();
+                        ld.read(&v, 0);
+                        self.meta_ld_published = self.meta_ld_published.take().or(ld.published);
+                        self.meta_ld_modified = self.meta_ld_modified.take().or(ld.modified);
+                    }
+                    return;
+                }
                 for key in ["property", "name", "itemprop", "http-equiv"] {
                     let Some(keys) = get(key) else { continue };
                     // NOTE: a value may name several properties (`property="dc:title
@@ -407,26 +434,45 @@ impl Collector {
                     .map(|l| clean(&l))
                     .filter(|l| !l.is_empty());
             }
-            "time" => {
-                let datetime = || get("datetime").map(|t| clean(&t)).filter(|t| !t.is_empty());
-                if self.pub_time.is_none() {
-                    let marked = get("pubdate").is_some()
-                        || get("itemprop").is_some_and(|p| p.eq_ignore_ascii_case("datepublished"))
-                        || get("class").is_some_and(|c| date_named(&c.to_ascii_lowercase(), true));
-                    if marked {
-                        self.pub_time = datetime();
-                    }
-                }
-                if self.time.is_none() {
-                    self.time = datetime();
-                }
-                if self.itemprop_created.is_none()
-                    && get("itemprop").is_some_and(|p| p.eq_ignore_ascii_case("datecreated"))
-                {
-                    self.itemprop_created = datetime();
+            "span" | "abbr" | "time" if self.title_date.is_none() => {
+                self.title_attr_date(get);
+                if name == "time" {
+                    self.time_tag(get);
                 }
             }
+            "time" => self.time_tag(get),
             _ => {}
+        }
+    }
+
+    /// A `<span>`, `<abbr>` or `<time>` whose `title` is a date (at most 40 bytes).
+    #[cold]
+    fn title_attr_date<'v>(&mut self, get: &dyn Fn(&str) -> Option<std::borrow::Cow<'v, str>>) {
+        let Some(t) = get("title") else { return };
+        let t = clean(&t);
+        if t.len() <= 40 && (iso_date(&t).is_some() || text_date(&t, false).is_some()) {
+            self.title_date = Some(t);
+        }
+    }
+
+    /// A `<time>`: its `datetime`, and whether it is marked as the publication's.
+    fn time_tag<'v>(&mut self, get: &dyn Fn(&str) -> Option<std::borrow::Cow<'v, str>>) {
+        let datetime = || get("datetime").map(|t| clean(&t)).filter(|t| !t.is_empty());
+        if self.pub_time.is_none() {
+            let marked = get("pubdate").is_some()
+                || get("itemprop").is_some_and(|p| p.eq_ignore_ascii_case("datepublished"))
+                || get("class").is_some_and(|c| date_named(&c.to_ascii_lowercase(), true));
+            if marked {
+                self.pub_time = datetime();
+            }
+        }
+        if self.time.is_none() {
+            self.time = datetime();
+        }
+        if self.itemprop_created.is_none()
+            && get("itemprop").is_some_and(|p| p.eq_ignore_ascii_case("datecreated"))
+        {
+            self.itemprop_created = datetime();
         }
     }
 
@@ -515,6 +561,7 @@ impl Collector {
         let Place {
             article,
             boilerplate,
+            article_footer,
         } = place;
         if self.byline.is_none()
             && self.lines < 4096
@@ -564,7 +611,7 @@ impl Collector {
             || (self.labelled_date.is_none() && date::may_be_labelled(text)))
             && text.len() <= 200
             && self.lines <= 4096
-            && !boilerplate
+            && (!boilerplate || article_footer)
             && date::has_year(text)
         {
             self.dated_line(text, ancestors);
@@ -778,6 +825,7 @@ impl Collector {
         let declared = ld
             .published
             .as_deref()
+            .or(self.meta_ld_published.as_deref())
             .and_then(value_date)
             .or_else(|| {
                 [
@@ -824,16 +872,21 @@ impl Collector {
                 let url = self.canonical.clone().or_else(|| meta(&["og:url"]))?;
                 date::url_date(&url).map(date::Day::iso)
             });
-        let modified = ld.modified.as_deref().and_then(iso_date).or_else(|| {
-            [
-                "article:modified_time",
-                "og:updated_time",
-                "dcterms.modified",
-                "datemodified",
-            ]
-            .iter()
-            .find_map(|k| meta(&[k]).as_deref().and_then(iso_date))
-        });
+        let modified = ld
+            .modified
+            .as_deref()
+            .or(self.meta_ld_modified.as_deref())
+            .and_then(iso_date)
+            .or_else(|| {
+                [
+                    "article:modified_time",
+                    "og:updated_time",
+                    "dcterms.modified",
+                    "datemodified",
+                ]
+                .iter()
+                .find_map(|k| meta(&[k]).as_deref().and_then(iso_date))
+            });
         let day_of = |s: &str| s.get(..10).map(str::to_string);
         // The line shown with the headline: the first with a date within NEAR_HEADLINE lines
         // after the first `<h1>`, else the last one just before it.
@@ -874,6 +927,7 @@ impl Collector {
                 .or_else(|| self.date_element.as_deref().and_then(text_day))
                 .or_else(|| self.time.as_deref().and_then(iso_date))
                 .or_else(|| self.first_dated.as_deref().and_then(text_day))
+                .or_else(|| self.title_date.as_deref().and_then(value_date))
                 // A page that declares only when it changed: that is the best date it has.
                 .or_else(|| modified.clone())
         });

@@ -465,3 +465,50 @@ fn the_declared_date_stands_where_the_shown_day_is_weak() {
     );
     assert_eq!(m.published.as_deref(), declared);
 }
+
+#[test]
+fn a_date_in_the_article_footer_is_read() {
+    let m = meta_of(
+        "<body><article><h1>Five tips</h1><p>Some words of the article.</p>\
+         <footer><span class=meta>By Ann Lee</span> <span>March 30, 2023</span></footer>\
+         <p>More words of the article body.</p></article>\
+         <footer><p>Site map</p><p>Copyright January 1, 2020</p></footer></body>",
+    );
+    assert_eq!(m.published.as_deref(), Some("2023-03-30"));
+    // The site's footer, outside the article, dates nothing.
+    let m = meta_of(
+        "<body><article><h1>Five tips</h1><p>Some words of the article.</p></article>\
+         <footer><p>Copyright January 1, 2020</p></footer></body>",
+    );
+    assert_eq!(m.published, None);
+}
+
+#[test]
+fn a_date_in_a_title_attribute_is_the_last_fallback() {
+    let m = meta_of(
+        "<body><h1>A question</h1><p>Words of the question asked here.</p>\
+         <span class=post_time title=\"2/21/2024 5:00:00 AM\">3 years ago</span></body>",
+    );
+    assert_eq!(m.published.as_deref(), Some("2024-02-21"));
+    let m = meta_of(
+        "<body><h1>A question</h1><p>Asked <abbr title=\"2019-03-04\">long ago</abbr>.</p>\
+         <time datetime=\"2020-05-06\">May 6</time></body>",
+    );
+    assert_eq!(m.published.as_deref(), Some("2020-05-06"));
+    let m = meta_of("<body><h1>A tip</h1><p><span title=\"Tip of the day\">Tip</span></p></body>");
+    assert_eq!(m.published, None);
+}
+
+#[test]
+fn a_meta_holding_json_ld_is_read_as_json_ld() {
+    let m = meta_of(
+        "<head><meta name=\"script:ld+json\" content=\"{&quot;@type&quot;:&quot;Article&quot;,\
+         &quot;headline&quot;:&quot;Electric cars&quot;,\
+         &quot;datePublished&quot;:&quot;2025-11-17T09:00:00-05:00&quot;}\"></head>\
+         <body><p>Text.</p></body>",
+    );
+    assert_eq!(m.published.as_deref(), Some("2025-11-17T09:00:00-05:00"));
+    // Only its dates: the page's type and title stay those of the head's other sources.
+    assert_eq!(m.title, None);
+    assert!(m.page_types.is_empty());
+}
