@@ -27,8 +27,14 @@ mod input {
 mod walk {
     use std::path::PathBuf;
     pub enum Found {
-        Page { path: PathBuf, out_name: PathBuf },
-        Unreadable { path: PathBuf, error: std::io::Error },
+        Page {
+            path: PathBuf,
+            out_name: PathBuf,
+        },
+        Unreadable {
+            path: PathBuf,
+            error: std::io::Error,
+        },
     }
 }
 
@@ -67,7 +73,8 @@ fuzz_target!(|data: &[u8]| {
         let r = match line {
             jsonl::Line::Record(line) => {
                 assert!(line.len() <= cap);
-                let r = jsonl::record(&line, false, text_of, &mut out).expect("writing memory");
+                let r = jsonl::record(&line, false, |h, _| text_of(h), &mut out)
+                    .expect("writing memory");
                 input = Some(line);
                 r
             }

@@ -3,9 +3,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mainline::{ModelScorer, Scorer};
 use mainline::features::N_FEATURES;
 use mainline::model::Model;
+use mainline::{ModelScorer, Scorer};
 
 fuzz_target!(|text: &str| {
     let Ok(model) = Model::from_json(text) else {

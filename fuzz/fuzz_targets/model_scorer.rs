@@ -7,8 +7,8 @@
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use mainline::{Extractor, ModelScorer};
 use mainline::model::Model;
+use mainline::{Extractor, ModelScorer};
 
 const PAGE: &[u8] = b"<html><body><nav><a href=/>Home</a> <a href=/about>About</a></nav>\
     <article><h1>A title</h1><p>A first paragraph of text, long enough to be content.</p>\

@@ -9,8 +9,8 @@
 use std::sync::{Arc, LazyLock};
 
 use libfuzzer_sys::fuzz_target;
-use mainline::{Extractor, ModelScorer, Scorer, Threshold};
 use mainline::lines::{Line, Splitter};
+use mainline::{Extractor, ModelScorer, Scorer, Threshold};
 
 /// The built-in model, parsed once.
 static MODEL: LazyLock<Arc<ModelScorer>> = LazyLock::new(|| Arc::new(ModelScorer::builtin()));
