@@ -9,6 +9,19 @@ fn harbour() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data/site/harbour")
 }
 
+/// The names of the harbour pages (without `.html`), in order.
+fn harbour_names() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(harbour())
+        .unwrap()
+        .filter_map(|e| {
+            let n = e.unwrap().file_name().into_string().unwrap();
+            n.strip_suffix(".html").map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    names
+}
+
 fn page(name: &str) -> PathBuf {
     harbour().join(format!("{name}.html"))
 }
@@ -243,14 +256,7 @@ fn warc(pages: &[(String, Vec<u8>)]) -> Vec<u8> {
 
 #[test]
 fn by_site_reads_warc_files_by_the_records_uri() {
-    let mut names: Vec<String> = std::fs::read_dir(harbour())
-        .unwrap()
-        .filter_map(|e| {
-            let n = e.unwrap().file_name().into_string().unwrap();
-            n.strip_suffix(".html").map(str::to_string)
-        })
-        .collect();
-    names.sort();
+    let names = harbour_names();
     // The pages' canonical links are not read: the record's URI names the site.
     let pages: Vec<(String, Vec<u8>)> = names
         .iter()
@@ -292,14 +298,7 @@ fn by_site_reads_warc_files_by_the_records_uri() {
 
 /// The harbour pages as JSON lines records, each with its URL, in name order.
 fn harbour_jsonl() -> (String, Vec<String>) {
-    let mut names: Vec<String> = std::fs::read_dir(harbour())
-        .unwrap()
-        .filter_map(|e| {
-            let n = e.unwrap().file_name().into_string().unwrap();
-            n.strip_suffix(".html").map(str::to_string)
-        })
-        .collect();
-    names.sort();
+    let names = harbour_names();
     let records = names
         .iter()
         .map(|n| {

@@ -524,7 +524,7 @@ fn descriptor_hash(descriptor: &str) -> u64 {
 /// its numbers are what it says (a size, a part number), and without them the values of
 /// every page would share one fingerprint.
 pub(crate) fn fingerprint(line: &crate::lines::Line) -> Option<u64> {
-    fingerprint_of(sign(line, |d| descriptor_hash(d))[1], &line.text)
+    fingerprint_and_signature(line).0
 }
 
 /// The [`fingerprint`] of a line and its [`signature`].

@@ -277,13 +277,9 @@ impl Engine {
                 scorer,
                 format: Format::Json,
                 render,
-                site,
                 ..
             } => {
-                let mut options = render.options(scorer, Format::Json);
-                if site.is_some() {
-                    options = options.site(template);
-                }
+                let options = render.options(scorer, Format::Json).site(template);
                 json_one(path, &options, out)
             }
             Engine::Lines {
@@ -334,13 +330,9 @@ impl Engine {
                 scorer,
                 format: format @ (Format::Json | Format::Markdown),
                 render,
-                site,
                 ..
             } => {
-                let mut options = render.options(scorer, *format);
-                if site.is_some() {
-                    options = options.site(template);
-                }
+                let mut options = render.options(scorer, *format).site(template);
                 if let (None, Some(uri)) = (&render.url, uri) {
                     options = options.url(uri);
                 }
@@ -415,13 +407,9 @@ impl Engine {
                 scorer,
                 format: format @ (Format::Json | Format::Markdown),
                 render,
-                site,
                 ..
             } => {
-                let mut options = render.options(scorer, *format);
-                if site.is_some() {
-                    options = options.site(template);
-                }
+                let options = render.options(scorer, *format).site(template);
                 let mut b = options.builder_str();
                 feed(&mut |piece| b.write(piece).map_err(|e| e.to_string()))?;
                 let doc = b.end().map_err(|e| e.to_string())?;
