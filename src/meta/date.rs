@@ -449,6 +449,92 @@ pub(crate) fn one_day_apart(a: &str, b: &str) -> bool {
     matches!((days(a), days(b)), (Some(x), Some(y)) if (x - y).abs() == 1)
 }
 
+/// The first clock time written in a line, as minutes after midnight: `9:05 pm`,
+/// `9:05pm`, `21:05`, `09:05:48` (`am`/`pm` in either case, `12 am` is midnight). Digits
+/// glued to other digits or letters are not a time.
+pub(crate) fn clock(text: &str) -> Option<u32> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while let Some(at) = b[i..].iter().position(|&c| c == b':') {
+        let colon = i + at;
+        i = colon + 1;
+        let start = b[..colon]
+            .iter()
+            .rev()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        let glued = |c: Option<&u8>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+        let hour_digits = &b[colon - start..colon];
+        let minute_digits = b.get(colon + 1..colon + 3);
+        let (Some(m), 1..=2) = (minute_digits, start) else {
+            continue;
+        };
+        if !m.iter().all(u8::is_ascii_digit)
+            || (colon > start && glued(b.get(colon - start - 1)))
+            || b.get(colon + 3).is_some_and(u8::is_ascii_digit)
+        {
+            continue;
+        }
+        let num = |d: &[u8]| d.iter().fold(0, |n, c| n * 10 + u32::from(c - b'0'));
+        let (mut hour, minute) = (num(hour_digits), num(m));
+        if hour > 23 || minute > 59 {
+            continue;
+        }
+        // Seconds, then an `am`/`pm` after at most one space.
+        let mut end = colon + 3;
+        if b.get(end) == Some(&b':')
+            && b.get(end + 1..end + 3)
+                .is_some_and(|s| s.iter().all(u8::is_ascii_digit))
+        {
+            end += 3;
+        }
+        let rest = &b[end..];
+        let rest = rest.strip_prefix(b" ").unwrap_or(rest);
+        let half = rest.get(..2).filter(|_| !glued(rest.get(2)));
+        match half.map(|w| w.to_ascii_lowercase()) {
+            Some(w) if w == b"am" || w == b"pm" => {
+                if !(1..=12).contains(&hour) {
+                    continue;
+                }
+                hour = hour % 12 + if w == b"pm" { 12 } else { 0 };
+            }
+            _ if glued(b.get(end)) => continue,
+            _ => {}
+        }
+        return Some(hour * 60 + minute);
+    }
+    None
+}
+
+/// The day a page shows for the moment it declares, when the two are one day apart: a
+/// declared ISO time (`2026-02-15T03:05:48`, often UTC) and a shown line with its day and
+/// clock (`Feb 14, 2026 | 9:05 pm`) are the same moment when they differ by a whole
+/// quarter hour of at most 12 hours back or 14 ahead (a time zone's offset). The shown
+/// day is then the day in the page's own zone: the day its readers were given.
+pub(crate) fn local_day(declared: &str, shown: &str, day_first: bool) -> Option<Day> {
+    let b = declared.as_bytes();
+    if b.get(10) != Some(&b'T') {
+        return None;
+    }
+    let two = |i: usize| -> Option<u32> {
+        let d = b.get(i..i + 2)?;
+        d.iter()
+            .all(u8::is_ascii_digit)
+            .then(|| u32::from(d[0] - b'0') * 10 + u32::from(d[1] - b'0'))
+    };
+    let declared_clock = two(11)? * 60 + two(14)?;
+    let day = text_date(shown, day_first)?;
+    let shown_clock = clock(shown)?;
+    let declared_day = declared.get(..10)?;
+    if !one_day_apart(declared_day, &day.iso()) {
+        return None;
+    }
+    let later = day.iso().as_str() > declared_day;
+    let offset =
+        if later { 1440 } else { -1440 } + i64::from(shown_clock) - i64::from(declared_clock);
+    ((-720..=840).contains(&offset) && offset % 15 == 0 && offset != 0).then_some(day)
+}
+
 /// Labels that start a line giving a page's date: `Published`, `Posted`, `Updated`, `Last
 /// updated`, `Date`, in English, German, French and Spanish (`Veröffentlicht`,
 /// `Aktualisiert`, `Publié`, `Mis à jour`, `Publicado`, `Actualizado`).
@@ -664,6 +750,41 @@ mod tests {
         assert_eq!(w("8 Oct 2022").as_deref(), Some("2022-10-08"));
         assert_eq!(w("03/01/2017"), None);
         assert_eq!(w("2025-03-04"), None);
+    }
+
+    #[test]
+    fn clock_times_in_lines() {
+        assert_eq!(clock("Feb 14, 2026 | 9:05 pm"), Some(21 * 60 + 5));
+        assert_eq!(clock("posted 12:30AM"), Some(30));
+        assert_eq!(clock("at 12:10 pm"), Some(12 * 60 + 10));
+        assert_eq!(clock("2024-05-01 09:05:48"), Some(9 * 60 + 5));
+        assert_eq!(clock("Ratio 3:2 in 2024"), None);
+        assert_eq!(clock("Mark 12:345"), None);
+        assert_eq!(clock("a1:30 b"), None);
+        assert_eq!(clock("13:05 pm"), None);
+        assert_eq!(clock("no time"), None);
+    }
+
+    #[test]
+    fn the_day_shown_for_the_declared_moment_in_the_pages_zone() {
+        let local = |d: &str, s: &str| local_day(d, s, false).map(Day::iso);
+        // 03:05 UTC is 21:05 the day before six hours west.
+        assert_eq!(
+            local("2026-02-15T03:05:48", "Feb 14, 2026 | 9:05 pm").as_deref(),
+            Some("2026-02-14")
+        );
+        // India, five and a half hours east.
+        assert_eq!(
+            local("2024-03-01T20:40:00Z", "2 March 2024, 02:10").as_deref(),
+            Some("2024-03-02")
+        );
+        // Another minute is another moment; the same day needs no change; no clock, no day.
+        assert_eq!(local("2026-02-15T03:05:48", "Feb 14, 2026 | 9:07 pm"), None);
+        assert_eq!(local("2026-02-15T03:05:48", "Feb 15, 2026 | 3:05 am"), None);
+        assert_eq!(local("2026-02-15T03:05:48", "Feb 14, 2026"), None);
+        assert_eq!(local("2026-02-15", "Feb 14, 2026 | 9:05 pm"), None);
+        // Further than a time zone can be.
+        assert_eq!(local("2026-02-15T23:05:00", "Feb 14, 2026 | 9:05 am"), None);
     }
 
     #[test]

@@ -945,6 +945,20 @@ impl Collector {
             }
             _ => published,
         };
+        // A declared time shown on the page as the same moment on the day before or after
+        // (`03:05:48` declared, `Feb 14, 2026 | 9:05 pm` shown): the shown day is the
+        // page's own, in its time zone.
+        let published = match &published {
+            Some(p) if !published_weak && !shown_override => {
+                [shown_text, self.first_dated.as_deref()]
+                    .into_iter()
+                    .flatten()
+                    .find_map(|t| date::local_day(p, t, day_first))
+                    .map(date::Day::iso)
+                    .or(published)
+            }
+            _ => published,
+        };
         let published_weak = published_weak || published.is_none();
         let description = ld.description.clone().or_else(|| {
             meta(&[

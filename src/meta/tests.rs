@@ -439,6 +439,16 @@ fn the_day_shown_with_the_headline_beats_a_lone_json_ld_date() {
 }
 
 #[test]
+fn a_declared_moment_shown_in_the_pages_zone_gives_the_shown_day() {
+    // 20:47 UTC shown as 4:47 am the next day, eight hours east.
+    let m = page_with("2025-01-29T20:47:55+00:00", "Jan 30, 2025 | 4:47 am", "");
+    assert_eq!(m.published.as_deref(), Some("2025-01-30"));
+    // Another minute: another moment, the declared date stands.
+    let m = page_with("2025-01-29T20:47:55+00:00", "Jan 30, 2025 | 4:48 am", "");
+    assert_eq!(m.published.as_deref(), Some("2025-01-29T20:47:55+00:00"));
+}
+
+#[test]
 fn the_declared_date_stands_where_the_shown_day_is_weak() {
     let declared = Some("2025-01-29T20:47:55+00:00");
     // A change's label.
