@@ -305,9 +305,14 @@ impl Extractor {
     }
 
     /// Extracts a whole document held in memory with this extractor: the kept lines
-    /// joined by `\n` (what [`extract_text`] returns, with the settings of `self`, such as
-    /// [`Extractor::with_transport_encoding`]). The extractor is then
+    /// joined by `\n`, with the settings of `self`, such as
+    /// [`Extractor::with_transport_encoding`]. The extractor is then
     /// [reset](Extractor::reset), ready for the next document (also after an error).
+    ///
+    /// The bytes are read as they are, as everything an extractor is fed is: gzip is not
+    /// undone here but by the caller that knows its input's format (a WARC record's
+    /// `Content-Encoding`, a file opened with [`crate::input`]). For a page as bytes that
+    /// may be gzip, [`extract_text`] gives the same text after undoing it.
     ///
     /// ```
     /// use std::sync::Arc;
@@ -330,10 +335,15 @@ impl Extractor {
     /// [`Extractor::kept_text`] without the reset: for an extractor used once.
     fn whole_text(&mut self, html: &[u8]) -> Result<String> {
         self.write(html)?;
+        self.end_text(html.len())
+    }
+
+    /// Ends the document and joins its kept lines by `\n`; `len` is its length in bytes.
+    fn end_text(&mut self, len: usize) -> Result<String> {
         self.end()?;
         // NOTE: the kept text of a page is mostly well under a sixteenth of its HTML; room
         // for that at once saves growing the string from nothing, page after page.
-        let mut out = String::with_capacity(html.len() / 16);
+        let mut out = String::with_capacity(len / 16);
         while let Some(d) = self.next_decision() {
             if d.keep {
                 if !out.is_empty() {
@@ -669,6 +679,12 @@ fn decide_stage2(
 
 /// Extracts the main text of a whole document in memory: kept lines joined by `\n`.
 ///
+/// The page is read as [`crate::Options::extract`] reads it: gzip or not (recognised by
+/// content), in any encoding (a byte order mark, a `<meta>` charset or detection decides),
+/// and the text is that of the [`crate::Document`] it gives with the same scorer
+/// ([`crate::Options::scorer`]). This is the text alone, without the document's Markdown,
+/// metadata and line records, and so quicker to get.
+///
 /// ```
 /// use std::sync::Arc;
 /// use mainline::{extract_text, Threshold};
@@ -678,7 +694,9 @@ fn decide_stage2(
 /// ```
 ///
 /// # Errors
-/// As [`Splitter::write`].
+/// As [`crate::Options::extract`].
 pub fn extract_text(html: &[u8], scorer: Arc<dyn Scorer>) -> Result<String> {
-    Extractor::new(scorer).whole_text(html)
+    let mut ex = Extractor::new(scorer);
+    crate::gzip::feed_page(html, |piece| ex.write(piece))?;
+    ex.end_text(html.len())
 }
