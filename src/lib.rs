@@ -66,6 +66,7 @@
 //!   cross-validation (`mainline eval --recipe`) and labelling (`mainline label`);
 //! - `plot`: the command's `plot` subcommand.
 #![deny(rustdoc::broken_intra_doc_links)]
+#![warn(missing_docs)]
 
 pub mod confidence;
 mod document;
