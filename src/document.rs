@@ -1,14 +1,13 @@
 //! One call from HTML to a [`Document`] (see there): its text, Markdown, metadata and
 //! every line with its score and decision.
 
-use std::io::Read;
 use std::sync::{Arc, LazyLock, OnceLock};
 
+use crate::Result;
 use crate::confidence;
 use crate::extract::{Decision, Extractor, ModelScorer, Scorer, Threshold};
 use crate::markdown::{self, Renderer};
 use crate::meta::Metadata;
-use crate::{Error, Result};
 
 /// The built-in model, parsed once.
 static BUILTIN: LazyLock<Arc<ModelScorer>> = LazyLock::new(|| Arc::new(ModelScorer::builtin()));
@@ -186,28 +185,12 @@ impl Options {
     /// any encoding (a byte order mark, a `<meta>` charset or detection decides).
     ///
     /// # Errors
-    /// [`Error::NotHtml`] when the data starts like a binary format, [`Error::Gzip`] when
+    /// [`Error::NotHtml`](crate::Error::NotHtml) when the data starts like a binary format,
+    /// [`Error::Gzip`](crate::Error::Gzip) when
     /// gzip data is corrupt or truncated.
     pub fn extract(&self, html: &[u8]) -> Result<Document> {
         let mut b = self.builder();
-        if crate::gzip::is_gzip(html) {
-            let mut gz = crate::gzip::strict(html);
-            let mut buf = vec![0u8; 64 * 1024];
-            loop {
-                let n = match gz.read(&mut buf) {
-                    Ok(0) => break,
-                    Ok(n) => n,
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-                        return Err(Error::Gzip("the stream is truncated".into()));
-                    }
-                    Err(e) => return Err(Error::Gzip(e.to_string())),
-                };
-                b.write(&buf[..n])?;
-            }
-        } else {
-            b.write(html)?;
-        }
+        crate::gzip::feed_page(html, |piece| b.write(piece))?;
         b.end()
     }
 
@@ -557,6 +540,7 @@ pub fn extract_str(html: &str) -> Result<Document> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Error;
 
     /// A small article page whose paragraphs the built-in model keeps.
     fn page(body: &str) -> String {
@@ -585,6 +569,33 @@ mod tests {
         );
         let err = extract(&gz[..gz.len() / 2]).unwrap_err();
         assert!(matches!(err, Error::Gzip(_)), "{err}");
+    }
+
+    #[test]
+    fn extract_text_reads_bytes_as_extract_does() {
+        use std::io::Write;
+        let html = format!(
+            "<meta charset=iso-8859-1>{}",
+            page("Déjà vu, the words of a café, compressed to check that gzip is read.")
+        );
+        let latin1 = encoding_rs::WINDOWS_1252.encode(&html).0.into_owned();
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(&latin1).unwrap();
+        let gz = enc.finish().unwrap();
+        let builtin: Arc<dyn Scorer> = BUILTIN.clone();
+        let threshold: Arc<dyn Scorer> = Arc::new(Threshold(0.5));
+        for scorer in [builtin, threshold] {
+            let opts = Options::new().scorer(Arc::clone(&scorer));
+            for bytes in [html.as_bytes(), &latin1, &gz] {
+                let text = crate::extract_text(bytes, Arc::clone(&scorer)).unwrap();
+                assert!(text.contains("Déjà vu, the words of a café"), "{text}");
+                assert_eq!(text, opts.extract(bytes).unwrap().text());
+            }
+            let cut = &gz[..gz.len() / 2];
+            let err = crate::extract_text(cut, Arc::clone(&scorer)).unwrap_err();
+            assert!(matches!(err, Error::Gzip(_)), "{err}");
+            assert_eq!(err.to_string(), opts.extract(cut).unwrap_err().to_string());
+        }
     }
 
     #[test]

@@ -32,6 +32,36 @@ pub fn is_gzip(data: &[u8]) -> bool {
     data.starts_with(&MAGIC)
 }
 
+/// Hands a page given whole as bytes to `write`, piece by piece: decompressed when it is
+/// gzip ([`is_gzip`]; every member, as [`strict`] reads them), else as it is. This is how
+/// the calls that take a page as bytes ([`crate::Options::extract`],
+/// [`crate::extract_text`]) read it.
+///
+/// # Errors
+/// [`crate::Error::Gzip`] when the gzip data is corrupt or truncated; what `write` returns.
+pub(crate) fn feed_page(
+    data: &[u8],
+    mut write: impl FnMut(&[u8]) -> crate::Result<()>,
+) -> crate::Result<()> {
+    if !is_gzip(data) {
+        return write(data);
+    }
+    let mut gz = strict(data);
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = match gz.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+                return Err(crate::Error::Gzip("the stream is truncated".into()));
+            }
+            Err(e) => return Err(crate::Error::Gzip(e.to_string())),
+        };
+        write(&buf[..n])?;
+    }
+}
+
 /// Receives the warnings about an input that is still read: trailing garbage after gzip
 /// data (see [`lenient`]).
 pub(crate) type Warn = Box<dyn Fn(&str) + Send + Sync>;

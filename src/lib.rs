@@ -24,6 +24,12 @@
 //! [`Options`] choose another model or a fixed density threshold, links and images in the
 //! Markdown, and the page's URL; [`extract_str`] takes text that is already decoded.
 //!
+//! Bytes are read one way: gzip undone when they start like it, and the encoding chosen by
+//! a byte order mark, a `<meta>` charset, then detection. [`extract`] and [`Options::extract`]
+//! give the whole [`Document`]; [`extract_text`] gives only its text, reading the bytes the
+//! same way. [`Extractor::kept_text`] and [`Builder`], the streaming layer under them, read
+//! the bytes they are fed as they are: gzip is undone by whoever knows the input's format.
+//!
 //! Underneath, the page is read as a stream: [`lines::Splitter`] cuts it into the lines a
 //! text-mode browser would show, [`features`] describes each line and its neighbours, and a
 //! trained [`Model`] (as a [`ModelScorer`]) decides which to keep. [`Extractor`] wires these
@@ -60,6 +66,7 @@
 //!   cross-validation (`mainline eval --recipe`) and labelling (`mainline label`);
 //! - `plot`: the command's `plot` subcommand.
 #![deny(rustdoc::broken_intra_doc_links)]
+#![warn(missing_docs)]
 
 pub mod confidence;
 mod document;

@@ -339,45 +339,46 @@ fn a_model_file_with_a_tiny_std_is_refused_instead_of_scoring_nan() {
     assert!(stderr.contains("too small to divide by"), "{stderr}");
 }
 
-/// A scorer that says it has a second stage but brings none of its own.
-struct ClaimsTwoStages {
-    page: bool,
-}
+/// A scorer of a user's own around the built-in model: it brings no second stage, so the
+/// extractor decides with the model's first stage alone.
+struct Wraps(ModelScorer);
 
-impl Scorer for ClaimsTwoStages {
+impl Scorer for Wraps {
     fn context(&self) -> usize {
-        1
+        self.0.context()
     }
-    fn decide(&self, row: &[f32], _: &mut Vec<f32>) -> (f32, bool) {
-        (row[0], row[0] > 0.5)
+    fn decide(&self, row: &[f32], scratch: &mut Vec<f32>) -> (f32, bool) {
+        self.0.decide(row, scratch)
     }
     fn describe(&self) -> String {
-        "claims two stages".into()
-    }
-    fn two_stage(&self) -> bool {
-        true
-    }
-    fn lookahead(&self) -> usize {
-        1000
-    }
-    fn page_stage(&self) -> bool {
-        self.page
+        format!("wraps {}", self.0.describe())
     }
 }
 
 #[test]
-fn a_custom_scorer_claiming_two_stages_does_not_panic() {
+fn a_scorer_wrapping_a_model_decides_with_its_first_stage_alone() {
     let html = std::fs::read(sample("article.html")).unwrap();
-    for page in [false, true] {
-        let text = extract_text(&html, Arc::new(ClaimsTwoStages { page })).unwrap();
-        assert!(!text.is_empty(), "page {page}");
-        let mut ex = Extractor::new(Arc::new(ClaimsTwoStages { page }));
-        for piece in html.chunks(7) {
-            ex.write(piece).unwrap();
-        }
-        ex.end().unwrap();
-        assert!(ex.next_decision().is_some());
+    let builtin = ModelScorer::builtin();
+    assert!(
+        builtin.model().stack.is_some(),
+        "the built-in model has two stages"
+    );
+    let mut first = builtin.model().clone();
+    first.stack = None;
+    let first = ModelScorer::new(first).unwrap();
+    let wrapped = extract_text(&html, Arc::new(Wraps(builtin.clone()))).unwrap();
+    assert!(!wrapped.is_empty());
+    assert_eq!(wrapped, extract_text(&html, Arc::new(first)).unwrap());
+    let mut ex = Extractor::new(Arc::new(Wraps(builtin)));
+    for piece in html.chunks(7) {
+        ex.write(piece).unwrap();
     }
+    ex.end().unwrap();
+    let kept: Vec<String> = std::iter::from_fn(|| ex.next_decision())
+        .filter(|d| d.keep)
+        .map(|d| d.line.text)
+        .collect();
+    assert_eq!(kept.join("\n"), wrapped);
 }
 
 // ---- 13. smaller ---------------------------------------------------------------------------

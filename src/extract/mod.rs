@@ -84,6 +84,8 @@ type Held = (
 pub struct Extractor {
     splitter: Splitter,
     scorer: Arc<dyn Scorer>,
+    /// The scorer as a [`ModelScorer`], when its model has a second stage.
+    stages: Option<Arc<ModelScorer>>,
     context: usize,
     keep_features: bool,
     /// Lines read but not yet decided (at most `context + 1`).
@@ -156,17 +158,26 @@ impl Extractor {
     /// extractor can be [reset](Extractor::reset) between them.
     pub fn new(scorer: Arc<dyn Scorer>) -> Self {
         let context = scorer.context().min(MAX_CONTEXT);
-        let lookahead = scorer.lookahead().min(stack::MAX_LOOKAHEAD);
-        let paged = scorer.two_stage() && scorer.page_stage();
-        let window = (scorer.two_stage() && !paged).then(|| Window::new(lookahead));
-        let page = paged.then(|| PageBlock::new(lookahead, scorer.repeats(), scorer.hints()));
+        let stages = ModelScorer::two_stage_of(&scorer);
+        let (mut window, mut page, mut head) = (None, None, false);
+        if let Some(m) = &stages {
+            let lookahead = m.lookahead().min(stack::MAX_LOOKAHEAD);
+            if m.page_stage() {
+                page = Some(PageBlock::new(lookahead, m.repeats(), m.hints()));
+                head = m.hints();
+            } else {
+                window = Some(Window::new(lookahead));
+            }
+        }
+        let paged = page.is_some();
         let settings = Settings {
-            head: paged && scorer.hints(),
+            head,
             ..Settings::default()
         };
         Extractor {
             splitter: settings.splitter(),
             scorer,
+            stages,
             context,
             keep_features: false,
             pending: VecDeque::with_capacity(context + 2),
@@ -209,7 +220,8 @@ impl Extractor {
         // NOTE: every field is named, so that a new one cannot be forgotten here.
         let Extractor {
             splitter,
-            scorer,
+            scorer: _,
+            stages,
             context: _,
             keep_features: _,
             pending,
@@ -235,8 +247,8 @@ impl Extractor {
         pending.clear();
         features.clear();
         *decided = 0;
-        if let Some(w) = window {
-            *w = Window::new(scorer.lookahead().min(stack::MAX_LOOKAHEAD));
+        if let (Some(w), Some(m)) = (window, stages) {
+            *w = Window::new(m.lookahead().min(stack::MAX_LOOKAHEAD));
         }
         if let Some(p) = page {
             p.reset();
@@ -293,9 +305,14 @@ impl Extractor {
     }
 
     /// Extracts a whole document held in memory with this extractor: the kept lines
-    /// joined by `\n` (what [`extract_text`] returns, with the settings of `self`, such as
-    /// [`Extractor::with_transport_encoding`]). The extractor is then
+    /// joined by `\n`, with the settings of `self`, such as
+    /// [`Extractor::with_transport_encoding`]. The extractor is then
     /// [reset](Extractor::reset), ready for the next document (also after an error).
+    ///
+    /// The bytes are read as they are, as everything an extractor is fed is: gzip is not
+    /// undone here but by the caller that knows its input's format (a WARC record's
+    /// `Content-Encoding`, a file opened with [`crate::input`]). For a page as bytes that
+    /// may be gzip, [`extract_text`] gives the same text after undoing it.
     ///
     /// ```
     /// use std::sync::Arc;
@@ -318,10 +335,15 @@ impl Extractor {
     /// [`Extractor::kept_text`] without the reset: for an extractor used once.
     fn whole_text(&mut self, html: &[u8]) -> Result<String> {
         self.write(html)?;
+        self.end_text(html.len())
+    }
+
+    /// Ends the document and joins its kept lines by `\n`; `len` is its length in bytes.
+    fn end_text(&mut self, len: usize) -> Result<String> {
         self.end()?;
         // NOTE: the kept text of a page is mostly well under a sixteenth of its HTML; room
         // for that at once saves growing the string from nothing, page after page.
-        let mut out = String::with_capacity(html.len() / 16);
+        let mut out = String::with_capacity(len / 16);
         while let Some(d) = self.next_decision() {
             if d.keep {
                 if !out.is_empty() {
@@ -496,13 +518,13 @@ impl Extractor {
             None
         };
         let kept_hints = if self.keep_features { hints } else { None };
-        if let Some(p) = &mut self.page {
-            let weight = self.scorer.stage2_inputs(&self.row, &mut self.base);
+        if let (Some(p), Some(m)) = (&mut self.page, &self.stages) {
+            let weight = m.stage2_inputs(&self.row, &mut self.base);
             let link_density = self.row[features::column::LINK_DENSITY];
             let landmark = stack::floor::in_landmark(&self.row);
             p.first_rows.extend_from_slice(&self.row);
             if p.first_rows.len() >= FIRST_ROWS * self.row.len() {
-                p.score_first(&*self.scorer, self.row.len(), &mut self.scratch);
+                p.score_first(m, self.row.len());
             }
             if p.push(
                 (line, features, kept_hints),
@@ -514,8 +536,13 @@ impl Extractor {
             }
             return;
         }
-        match &mut self.window {
-            None => self.out.push_back(Decision {
+        match (&mut self.window, &self.stages) {
+            (Some(w), Some(m)) => {
+                let weight = m.stage2_inputs(&self.row, &mut self.base);
+                w.push((line, features, kept_hints), score, weight, &self.base);
+                self.drain_window();
+            }
+            _ => self.out.push_back(Decision {
                 line,
                 score,
                 keep,
@@ -523,11 +550,6 @@ impl Extractor {
                 hints: kept_hints,
                 template: None,
             }),
-            Some(w) => {
-                let weight = self.scorer.stage2_inputs(&self.row, &mut self.base);
-                w.push((line, features, kept_hints), score, weight, &self.base);
-                self.drain_window();
-            }
         }
     }
 
@@ -536,11 +558,13 @@ impl Extractor {
     /// of them at the end of the page (`last`), else those before the block's handover to
     /// the next one ([`stack::page::handover`]), whose lines it then starts with.
     fn decide_block(&mut self, last: bool) {
-        let Some(p) = &mut self.page else { return };
+        let (Some(p), Some(m)) = (&mut self.page, &self.stages) else {
+            return;
+        };
         if p.lines.is_empty() {
             return;
         }
-        p.score_first(&*self.scorer, self.row.len(), &mut self.scratch);
+        p.score_first(m, self.row.len());
         let n = p.scores.len();
         let handover = if last {
             stack::page::Handover {
@@ -553,7 +577,7 @@ impl Extractor {
         let decided = handover.decided_end - p.context;
         let range = p.context..handover.decided_end;
         p.decided.clear();
-        let short = self.scorer.first_stage_only(n);
+        let short = m.first_stage_only(n);
         if short {
             let first = p.scores[range.clone()].iter().zip(&p.keeps[range.clone()]);
             p.decided.extend(first.map(|(&s, &k)| (s, k)));
@@ -585,7 +609,7 @@ impl Extractor {
             );
             let width = shape.width();
             let rows = &p.rows[p.context * width..(p.context + decided) * width];
-            self.scorer.decide_stage2_rows(rows, width, &mut p.decided);
+            m.decide_stage2_rows(rows, width, &mut p.decided);
         }
         if !last {
             p.split = true;
@@ -597,7 +621,7 @@ impl Extractor {
             } else {
                 stack::floor::LONG
             },
-            self.scorer.keep_threshold(short),
+            m.keep_threshold(short),
             last,
         );
         self.site_matches.clear();
@@ -605,7 +629,7 @@ impl Extractor {
             t.veto(
                 p.lines[..decided].iter().map(|h| &h.0),
                 &mut p.decided,
-                self.scorer.keep_threshold(short),
+                m.keep_threshold(short),
                 &mut self.site_matches,
             );
         }
@@ -626,16 +650,18 @@ impl Extractor {
 
     /// Decides the lines whose second-stage rows are ready.
     fn drain_window(&mut self) {
-        let Some(w) = &mut self.window else { return };
+        let (Some(w), Some(m)) = (&mut self.window, &self.stages) else {
+            return;
+        };
         while let Some((held, row)) = w.pop() {
-            decide_stage2(&*self.scorer, held, &row, &mut self.out);
+            decide_stage2(m, held, &row, &mut self.out);
         }
     }
 }
 
 /// Decides a held line from its second-stage row and queues the decision.
 fn decide_stage2(
-    scorer: &dyn Scorer,
+    scorer: &ModelScorer,
     (line, features, hints): Held,
     row: &[f32],
     out: &mut VecDeque<Decision>,
@@ -653,6 +679,12 @@ fn decide_stage2(
 
 /// Extracts the main text of a whole document in memory: kept lines joined by `\n`.
 ///
+/// The page is read as [`crate::Options::extract`] reads it: gzip or not (recognised by
+/// content), in any encoding (a byte order mark, a `<meta>` charset or detection decides),
+/// and the text is that of the [`crate::Document`] it gives with the same scorer
+/// ([`crate::Options::scorer`]). This is the text alone, without the document's Markdown,
+/// metadata and line records, and so quicker to get.
+///
 /// ```
 /// use std::sync::Arc;
 /// use mainline::{extract_text, Threshold};
@@ -662,7 +694,9 @@ fn decide_stage2(
 /// ```
 ///
 /// # Errors
-/// As [`Splitter::write`].
+/// As [`crate::Options::extract`].
 pub fn extract_text(html: &[u8], scorer: Arc<dyn Scorer>) -> Result<String> {
-    Extractor::new(scorer).whole_text(html)
+    let mut ex = Extractor::new(scorer);
+    crate::gzip::feed_page(html, |piece| ex.write(piece))?;
+    ex.end_text(html.len())
 }

@@ -2,7 +2,7 @@
 //! their first-stage scores, the inputs the second stage reads about them, and the floor
 //! that settles the block's decisions.
 
-use super::{Held, Scorer};
+use super::{Held, ModelScorer};
 use crate::stack;
 
 /// The lines of one block of a page, waiting for a page-level second stage.
@@ -242,17 +242,12 @@ impl PageBlock {
     }
 
     /// Scores the rows of `first_rows` (each `width` long) together and empties it.
-    pub(super) fn score_first(
-        &mut self,
-        scorer: &dyn Scorer,
-        width: usize,
-        scratch: &mut Vec<f32>,
-    ) {
+    pub(super) fn score_first(&mut self, scorer: &ModelScorer, width: usize) {
         if self.first_rows.is_empty() {
             return;
         }
         self.decided.clear();
-        scorer.decide_rows(&self.first_rows, width, scratch, &mut self.decided);
+        scorer.decide_rows(&self.first_rows, width, &mut self.decided);
         self.first_rows.clear();
         self.scores.extend(self.decided.iter().map(|&(s, _)| s));
         self.keeps.extend(self.decided.iter().map(|&(_, k)| k));

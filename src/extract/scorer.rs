@@ -1,6 +1,9 @@
 //! The scorers that decide lines: the [`Scorer`] trait, [`Threshold`] (the seed design's
 //! density rule) and [`ModelScorer`] (a trained model, one or two stages).
 
+use std::any::Any;
+use std::sync::Arc;
+
 use crate::features::{self, MAX_CONTEXT};
 use crate::model::{Kernel, Model};
 use crate::stack;
@@ -9,7 +12,11 @@ use crate::{Error, Result};
 /// Decides whether a line is kept, from its full feature row.
 ///
 /// [`ModelScorer`] (a trained model) and [`Threshold`] (the seed design's density rule) are
-/// the scorers mainline has; any other decision can drive an [`Extractor`](super::Extractor):
+/// the scorers mainline has; any other decision can drive an [`Extractor`](super::Extractor)
+/// by implementing the three methods below. The extractor recognises a [`ModelScorer`]
+/// given as a `Scorer` and also runs its model's second stage, which decides from the
+/// first-stage scores around each line; any other scorer, one that wraps a [`ModelScorer`]
+/// included, decides each line from its row alone with [`Scorer::decide`].
 ///
 /// ```
 /// use std::sync::Arc;
@@ -41,7 +48,7 @@ use crate::{Error, Result};
 /// assert_eq!(kept, "A line that is long enough to keep.");
 /// # Ok::<(), mainline::Error>(())
 /// ```
-pub trait Scorer: Send + Sync {
+pub trait Scorer: Any + Send + Sync {
     /// How many neighbour lines on each side the decision needs (at most [`MAX_CONTEXT`]).
     fn context(&self) -> usize;
 
@@ -53,106 +60,6 @@ pub trait Scorer: Send + Sync {
 
     /// A short description for reports ("threshold 0.5", a model's recipe, …).
     fn describe(&self) -> String;
-
-    // NOTE: the methods below are how a trained two-stage model (ModelScorer) drives the
-    // extractor's second stage; their defaults are right for any other scorer, so they
-    // are left out of the documentation.
-    /// Whether a second stage makes the decision from the window of [`Scorer::decide`]
-    /// scores around each line (see `crate::stack`). Default: no.
-    #[doc(hidden)]
-    fn two_stage(&self) -> bool {
-        false
-    }
-
-    /// Lines of lookahead of the second stage, at most `stack::MAX_LOOKAHEAD`; 0 when
-    /// there is none.
-    #[doc(hidden)]
-    fn lookahead(&self) -> usize {
-        0
-    }
-
-    /// Whether the second stage also reads page-level inputs (`stack::page`): lines are
-    /// then held in blocks of a page (`stack::page::Blocks`) and decided a block at a
-    /// time. Default: no.
-    #[doc(hidden)]
-    fn page_stage(&self) -> bool {
-        false
-    }
-
-    /// With [`Scorer::page_stage`]: whether the second stage also reads the inputs of the
-    /// lines' signatures ([`crate::model::Stage2::repeats`]). Default: no.
-    #[doc(hidden)]
-    fn repeats(&self) -> bool {
-        false
-    }
-
-    /// With [`Scorer::page_stage`]: whether the second stage also reads the page hints
-    /// ([`crate::model::Stage2::hints`]). Default: no.
-    fn hints(&self) -> bool {
-        false
-    }
-
-    /// For a page-level second stage: whether a block of `lines` lines is decided by
-    /// [`Scorer::decide`] alone ([`crate::model::Stage2::first_stage_only`]). Default: no.
-    #[doc(hidden)]
-    fn first_stage_only(&self, lines: usize) -> bool {
-        let _ = lines;
-        false
-    }
-
-    /// For a page-level second stage: the score at which a line is kept, by the second
-    /// stage or, for a block decided by the first stage alone (`first_stage_only`), by
-    /// [`Scorer::decide`]. Default: 0.5.
-    #[doc(hidden)]
-    fn keep_threshold(&self, first_stage_only: bool) -> f32 {
-        let _ = first_stage_only;
-        0.5
-    }
-
-    /// For a two-stage scorer: fills `out` with the line's first-stage features that the
-    /// second stage copies, taken from the full `row`, and returns the line's weight in
-    /// the text-weighted window mean.
-    #[doc(hidden)]
-    fn stage2_inputs(&self, row: &[f32], out: &mut Vec<f32>) -> f32 {
-        let _ = row;
-        out.clear();
-        0.0
-    }
-
-    /// For a two-stage scorer: the second-stage score of a line from its
-    /// `stack::input_names` row, and whether the line is kept.
-    ///
-    /// Default (for a scorer that says it is [`Scorer::two_stage`] without a second stage
-    /// of its own): the line's first-stage score, the row's first input, kept when it is at
-    /// least 0.5.
-    #[doc(hidden)]
-    fn decide_stage2(&self, row: &[f32]) -> (f32, bool) {
-        let score = row.first().copied().unwrap_or(0.0);
-        (score, score >= 0.5)
-    }
-
-    /// [`Scorer::decide`] of each of the consecutive `width`-long rows of `rows`, appended
-    /// to `out` (a trained model scores several rows together).
-    #[doc(hidden)]
-    fn decide_rows(
-        &self,
-        rows: &[f32],
-        width: usize,
-        scratch: &mut Vec<f32>,
-        out: &mut Vec<(f32, bool)>,
-    ) {
-        out.extend(
-            rows.chunks_exact(width)
-                .map(|row| self.decide(row, scratch)),
-        );
-    }
-
-    /// [`Scorer::decide_stage2`] of each of the consecutive `width`-long rows of `rows`,
-    /// appended to `out` (a trained model scores several rows together).
-    #[doc(hidden)]
-    fn decide_stage2_rows(&self, rows: &[f32], width: usize, out: &mut Vec<(f32, bool)>) {
-        out.extend(rows.chunks_exact(width).map(|row| self.decide_stage2(row)));
-    }
 }
 
 /// The seed design's fixed rule: keep a line when its density is above the threshold.
@@ -331,63 +238,96 @@ impl Scorer for ModelScorer {
         (score, score >= self.model.threshold)
     }
 
-    fn decide_rows(
-        &self,
-        rows: &[f32],
-        width: usize,
-        _: &mut Vec<f32>,
-        out: &mut Vec<(f32, bool)>,
-    ) {
-        // The same bits as `decide` row by row (`Kernel::score_rows`).
-        let threshold = self.model.threshold;
-        self.kernel
-            .score_rows(rows, width, |score| out.push((score, score >= threshold)));
+    fn describe(&self) -> String {
+        let p = &self.model.provenance;
+        if p.recipe.is_empty() {
+            format!("model ({} features)", self.model.features.len())
+        } else {
+            p.recipe.clone()
+        }
+    }
+}
+
+/// How the [`Extractor`](super::Extractor) drives a trained model's second stage (see
+/// `crate::stack`): used only for a [`ModelScorer`] whose model has one.
+impl ModelScorer {
+    /// The model given as a [`Scorer`], when it is a [`ModelScorer`] with a second stage:
+    /// the extractor then decides with both stages.
+    pub(crate) fn two_stage_of(scorer: &Arc<dyn Scorer>) -> Option<Arc<ModelScorer>> {
+        let any: Arc<dyn Any + Send + Sync> = scorer.clone();
+        any.downcast::<ModelScorer>()
+            .ok()
+            .filter(|m| m.model.stack.is_some())
     }
 
-    fn two_stage(&self) -> bool {
-        self.model.stack.is_some()
-    }
-
-    fn lookahead(&self) -> usize {
+    /// Lines of lookahead of the second stage, at most `stack::MAX_LOOKAHEAD`; 0 when
+    /// there is none.
+    pub(crate) fn lookahead(&self) -> usize {
         self.model.stack.as_ref().map_or(0, |s| s.lookahead)
     }
 
-    fn page_stage(&self) -> bool {
+    /// Whether the second stage also reads page-level inputs (`stack::page`): lines are
+    /// then held in blocks of a page (`stack::page::Blocks`) and decided a block at a
+    /// time.
+    pub(crate) fn page_stage(&self) -> bool {
         self.model.stack.as_ref().is_some_and(|s| s.page)
     }
 
-    fn repeats(&self) -> bool {
+    /// With [`ModelScorer::page_stage`]: whether the second stage also reads the inputs of
+    /// the lines' signatures ([`crate::model::Stage2::repeats`]).
+    pub(crate) fn repeats(&self) -> bool {
         self.model
             .stack
             .as_ref()
             .is_some_and(|s| s.page && s.repeats)
     }
 
-    fn hints(&self) -> bool {
+    /// With [`ModelScorer::page_stage`]: whether the second stage also reads the page
+    /// hints ([`crate::model::Stage2::hints`]).
+    pub(crate) fn hints(&self) -> bool {
         self.model.stack.as_ref().is_some_and(|s| s.page && s.hints)
     }
 
-    fn first_stage_only(&self, lines: usize) -> bool {
+    /// For a page-level second stage: whether a block of `lines` lines is decided by the
+    /// first stage alone ([`crate::model::Stage2::first_stage_only`]).
+    pub(crate) fn first_stage_only(&self, lines: usize) -> bool {
         self.model
             .stack
             .as_ref()
             .is_some_and(|s| s.first_stage_only(lines))
     }
 
-    fn keep_threshold(&self, first_stage_only: bool) -> f32 {
+    /// For a page-level second stage: the score at which a line is kept, by the second
+    /// stage or, for a block decided by the first stage alone (`first_stage_only`), by
+    /// the first.
+    pub(crate) fn keep_threshold(&self, first_stage_only: bool) -> f32 {
         match &self.model.stack {
             Some(s2) if !first_stage_only => s2.threshold,
             _ => self.model.threshold,
         }
     }
 
-    fn stage2_inputs(&self, row: &[f32], out: &mut Vec<f32>) -> f32 {
+    /// Fills `out` with the line's first-stage features that the second stage copies,
+    /// taken from the full `row`, and returns the line's weight in the text-weighted
+    /// window mean.
+    pub(crate) fn stage2_inputs(&self, row: &[f32], out: &mut Vec<f32>) -> f32 {
         out.clear();
         out.extend(self.stage2_columns.iter().map(|&i| row[i]));
         row[self.weight_column]
     }
 
-    fn decide_stage2(&self, row: &[f32]) -> (f32, bool) {
+    /// [`Scorer::decide`] of each of the consecutive `width`-long rows of `rows`, appended
+    /// to `out`, scored several rows together.
+    pub(crate) fn decide_rows(&self, rows: &[f32], width: usize, out: &mut Vec<(f32, bool)>) {
+        // The same bits as `decide` row by row (`Kernel::score_rows`).
+        let threshold = self.model.threshold;
+        self.kernel
+            .score_rows(rows, width, |score| out.push((score, score >= threshold)));
+    }
+
+    /// The second-stage score of a line from its `stack::input_names` row, and whether
+    /// the line is kept.
+    pub(crate) fn decide_stage2(&self, row: &[f32]) -> (f32, bool) {
         let (Some(s2), Some(kernel)) = (&self.model.stack, &self.stage2) else {
             // NOTE: the extractor asks only two-stage scorers; a single-stage model keeps
             // its first-stage decision, the row's first input.
@@ -400,7 +340,14 @@ impl Scorer for ModelScorer {
         (score, score >= s2.threshold)
     }
 
-    fn decide_stage2_rows(&self, rows: &[f32], width: usize, out: &mut Vec<(f32, bool)>) {
+    /// [`ModelScorer::decide_stage2`] of each of the consecutive `width`-long rows of
+    /// `rows`, appended to `out`, scored several rows together.
+    pub(crate) fn decide_stage2_rows(
+        &self,
+        rows: &[f32],
+        width: usize,
+        out: &mut Vec<(f32, bool)>,
+    ) {
         let (Some(s2), Some(kernel)) = (&self.model.stack, &self.stage2) else {
             out.extend(rows.chunks_exact(width).map(|row| self.decide_stage2(row)));
             return;
@@ -413,14 +360,5 @@ impl Scorer for ModelScorer {
         kernel.score_rows(rows, width, |score| {
             out.push((score, score >= s2.threshold))
         });
-    }
-
-    fn describe(&self) -> String {
-        let p = &self.model.provenance;
-        if p.recipe.is_empty() {
-            format!("model ({} features)", self.model.features.len())
-        } else {
-            p.recipe.clone()
-        }
     }
 }
