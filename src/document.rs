@@ -405,6 +405,14 @@ impl Document {
         self.encoding
     }
 
+    /// The document of a page decoded before extraction: its encoding is the one the
+    /// page was decoded from, not the UTF-8 of the text extraction read.
+    #[cfg(feature = "warc")]
+    pub(crate) fn decoded_from(mut self, encoding: &'static encoding_rs::Encoding) -> Self {
+        self.encoding = encoding.name();
+        self
+    }
+
     /// How well the page was likely extracted, from 0 to 1: the page word F1 predicted
     /// from the built-in model's scores of its lines (see [`crate::confidence`]). `None`
     /// when another model or a threshold decided, and for a page without a line of text

@@ -103,12 +103,7 @@ impl WarcSpec {
                 let text = mainline::warc::extract_text(html, Arc::clone(&self.scorer))?;
                 return Ok((text, serde_json::Map::new()));
             }
-            let (decoded, encoding) = mainline::warc::decode(html);
-            let options = match uri {
-                Some(uri) => self.options.clone().url(uri),
-                None => self.options.clone(),
-            };
-            let doc = options.extract_str(&decoded)?;
+            let doc = mainline::warc::document(html, self.options.clone(), uri)?;
             let mut fields = match doc.to_json() {
                 serde_json::Value::Object(o) => o,
                 _ => serde_json::Map::new(),
@@ -118,10 +113,6 @@ impl WarcSpec {
             }
             fields.remove("text");
             fields.remove("url");
-            if let Some(e) = fields.get_mut("encoding") {
-                // The page was decoded here, before extract_str saw it.
-                *e = serde_json::Value::from(encoding.name());
-            }
             Ok((doc.text().to_string(), fields))
         })
     }
@@ -145,11 +136,7 @@ impl WarcSpec {
                         item.text = Some(text);
                         item.fields = fields;
                         if html.cut {
-                            item.error = Some(format!(
-                                "payload cut at {} bytes (the record's block is {} bytes)",
-                                self.html.max_payload,
-                                record.content_length()
-                            ));
+                            item.error = Some(record.cut_message(&self.html));
                         }
                     }
                     Err(e) => item.error = Some(e.to_string()),

@@ -96,6 +96,28 @@ pub struct Record {
 }
 
 impl Record {
+    /// The error of a record whose page was read only in part ([`Html::cut`]): the page's
+    /// text comes out, and this says it is the beginning of the page.
+    pub fn cut_message(&self, options: &HtmlOptions) -> String {
+        format!(
+            "payload cut at {} bytes (the record's block is {} bytes)",
+            options.max_payload,
+            self.content_length()
+        )
+    }
+
+    /// An error of this record (its page could not be read or extracted), with where it
+    /// starts and its WARC fields.
+    pub fn error(&self, message: String) -> RecordError {
+        RecordError {
+            offset: self.offset(),
+            id: self.id().map(str::to_string),
+            target_uri: self.target_uri().map(str::to_string),
+            date: self.date().map(str::to_string),
+            message,
+        }
+    }
+
     /// The WARC version of the record, e.g. `WARC/1.0`.
     pub fn version(&self) -> &str {
         &self.version
@@ -877,6 +899,34 @@ pub fn kept_text(ex: &mut Extractor, html: &Html<'_>) -> crate::Result<String> {
 pub fn decode<'a>(html: &'a Html<'_>) -> (std::borrow::Cow<'a, str>, &'static Encoding) {
     let encoding = crate::input::sniff_with_transport(&html.body, true, html.charset).encoding;
     (encoding.decode(&html.body).0, encoding)
+}
+
+/// The whole document of an HTML record ([`crate::Options::extract_str`]: Markdown,
+/// metadata): decoded as [`decode`] chooses, extracted at `url` when one is given (a
+/// record's `WARC-Target-URI`, which feeds the metadata's URL-date rule), its
+/// [`Document::encoding`](crate::Document::encoding) the one the page was decoded from.
+///
+/// ```
+/// use mainline::Options;
+/// use mainline::warc::{document, Html};
+/// let page = Html { status: 200, charset: Some(encoding_rs::WINDOWS_1252), body: b"<title>Caf\xe9</title><p>Caf\xe9 au lait, fresh every morning at the corner.</p>"[..].into(), cut: false };
+/// let doc = document(&page, Options::new(), Some("https://example.com/2024/05/01/cafe"))?;
+/// assert_eq!(doc.encoding(), "windows-1252");
+/// assert_eq!(doc.metadata().title.as_deref(), Some("Café"));
+/// assert_eq!(doc.metadata().published.as_deref(), Some("2024-05-01"));
+/// # Ok::<(), mainline::Error>(())
+/// ```
+pub fn document(
+    html: &Html<'_>,
+    options: crate::Options,
+    url: Option<&str>,
+) -> crate::Result<crate::Document> {
+    let (decoded, encoding) = decode(html);
+    let options = match url {
+        Some(url) => options.url(url),
+        None => options,
+    };
+    Ok(options.extract_str(&decoded)?.decoded_from(encoding))
 }
 
 /// Whether decompressed input starts like a WARC file (`WARC/1.`).

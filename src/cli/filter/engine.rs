@@ -332,18 +332,11 @@ impl Engine {
                 render,
                 ..
             } => {
-                let mut options = render.options(scorer, *format).site(template);
-                if let (None, Some(uri)) = (&render.url, uri) {
-                    options = options.url(uri);
-                }
-                let (decoded, encoding) = crate::warc::decode(html);
-                let doc = options.extract_str(&decoded).map_err(|e| e.to_string())?;
+                let options = render.options(scorer, *format).site(template);
+                let url = if render.url.is_none() { uri } else { None };
+                let doc = crate::warc::document(html, options, url).map_err(|e| e.to_string())?;
                 let (text, mut fields) = record_fields(&doc, *format);
                 fields.remove("url");
-                if let Some(e) = fields.get_mut("encoding") {
-                    // The page was decoded here, before extract_str saw it.
-                    *e = serde_json::Value::from(encoding.name());
-                }
                 Ok((text, fields))
             }
             Engine::Lines {

@@ -281,13 +281,7 @@ fn execute(
                                 false
                             }
                             Err(message) => {
-                                let e = RecordError {
-                                    offset: record.offset(),
-                                    id: record.id().map(str::to_string),
-                                    target_uri: record.target_uri().map(str::to_string),
-                                    date: record.date().map(str::to_string),
-                                    message,
-                                };
+                                let e = record.error(message);
                                 o.errors.push(e.to_string());
                                 error_line(&mut line, &e);
                                 true
@@ -297,24 +291,13 @@ fn execute(
                                 let text = engine.warc_text(&html, record.target_uri());
                                 let error = match (&text, html.cut) {
                                     (Err(e), _) => Some(e.clone()),
-                                    (Ok(_), true) => Some(format!(
-                                        "payload cut at {} bytes (the record's block is {} bytes)",
-                                        options.max_payload,
-                                        record.content_length()
-                                    )),
+                                    (Ok(_), true) => Some(record.cut_message(options)),
                                     (Ok(_), false) => None,
                                 };
                                 match &error {
-                                    Some(message) => o.errors.push(
-                                        RecordError {
-                                            offset: record.offset(),
-                                            id: record.id().map(str::to_string),
-                                            target_uri: None,
-                                            date: None,
-                                            message: message.clone(),
-                                        }
-                                        .to_string(),
-                                    ),
+                                    Some(message) => {
+                                        o.errors.push(record.error(message.clone()).to_string())
+                                    }
                                     None => o.pages += 1,
                                 }
                                 let (text, extra) = match text {
