@@ -888,3 +888,62 @@ fn every_subcommand_explains_its_options_and_filter_states_its_limits() {
         assert!(help.contains(limit), "{limit:?} in {help}");
     }
 }
+
+#[test]
+fn filter_output_writes_what_standard_output_gets_into_one_file() {
+    let dir = scratch();
+    let warc = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/warc/mixed.warc.gz");
+    let pages = [sample("article.html"), sample("entities.html")];
+    let pages: Vec<&str> = pages.iter().map(|p| p.to_str().unwrap()).collect();
+    let cases: [Vec<&str>; 3] = [
+        pages.clone(),
+        [&["--format", "jsonl", "-j", "2"][..], &pages].concat(),
+        vec![warc.to_str().unwrap()],
+    ];
+    for (i, args) in cases.iter().enumerate() {
+        let file = dir.path().join(format!("out-{i}"));
+        let expected = mainline().arg("filter").args(args).output().unwrap().stdout;
+        assert!(!expected.is_empty());
+        mainline()
+            .arg("filter")
+            .args(args)
+            .arg("-o")
+            .arg(&file)
+            .assert()
+            .stdout("");
+        assert_eq!(std::fs::read(&file).unwrap(), expected, "{args:?}");
+    }
+    // Only the file is left: no temporary file beside it.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), cases.len());
+    // A file that cannot be written stops the run before any work, naming it.
+    mainline()
+        .args(["filter", "--output"])
+        .arg(dir.path().join("no/such/dir/out.txt"))
+        .arg(sample("article.html"))
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains("no/such/dir/out.txt"));
+    // One file, or one file per input: not both.
+    mainline()
+        .args(["filter", "-o", "out.txt", "--out-dir", "texts"])
+        .arg(sample("article.html"))
+        .current_dir(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--output"))
+        .stderr(predicate::str::contains("--out-dir"));
+    assert!(!dir.path().join("out.txt").exists() && !dir.path().join("texts").exists());
+}
+
+#[test]
+fn filter_method_all_is_refused_naming_the_option_and_eval() {
+    mainline()
+        .args(["filter", "--method", "all"])
+        .arg(sample("article.html"))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("'--method <NAME>'"))
+        .stderr(predicate::str::contains("mainline eval --method all"));
+}
