@@ -947,3 +947,36 @@ fn filter_method_all_is_refused_naming_the_option_and_eval() {
         .stderr(predicate::str::contains("'--method <NAME>'"))
         .stderr(predicate::str::contains("mainline eval --method all"));
 }
+
+#[test]
+fn lines_writes_one_table_for_several_files_each_named_in_order() {
+    let a = sample("table-layout.html");
+    let b = sample("article.html");
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let rows = |out: &str| -> Vec<(String, usize)> {
+        csv::Reader::from_reader(out.as_bytes())
+            .records()
+            .map(|r| {
+                let r = r.unwrap();
+                (r[0].to_string(), r[2].parse().unwrap())
+            })
+            .collect()
+    };
+    let one_a = rows(&stdout_of(&["lines", a]));
+    let one_b = rows(&stdout_of(&["lines", b]));
+    let both = stdout_of(&["lines", a, b]);
+    assert_eq!(both.matches("doc,group,line,label").count(), 1);
+    assert_eq!(rows(&both), [one_a.clone(), one_b.clone()].concat());
+    assert!(one_a.iter().all(|(doc, _)| doc == a) && one_b.iter().all(|(doc, _)| doc == b));
+    // A file that cannot be read is named, the others are still written, and the exit
+    // code is 1.
+    let out = mainline()
+        .args(["lines", "no/such/page.html", b])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no/such/page.html"))
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(rows(&String::from_utf8(out).unwrap()), one_b);
+}
