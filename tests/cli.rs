@@ -980,3 +980,94 @@ fn lines_writes_one_table_for_several_files_each_named_in_order() {
         .clone();
     assert_eq!(rows(&String::from_utf8(out).unwrap()), one_b);
 }
+
+/// Each option of a subcommand's --help with its value placeholder: `-o, --output <FILE>`.
+fn options_of(sub: &[&str]) -> Vec<String> {
+    let help = mainline().args(sub).arg("--help").output().unwrap();
+    String::from_utf8(help.stdout)
+        .unwrap()
+        .lines()
+        // Options start two spaces in (six without a short form), their descriptions ten.
+        .filter(|l| {
+            let option = l.trim_start();
+            let indent = l.len() - option.len();
+            (indent == 2 || indent == 6) && option.starts_with('-')
+        })
+        .map(|l| l.trim().split("  ").next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn an_option_name_means_one_thing_and_takes_one_placeholder_everywhere() {
+    let mut subs: Vec<&[&str]> = vec![
+        &["filter"],
+        &["lines"],
+        &["label"],
+        &["train"],
+        &["eval"],
+        &["review"],
+        &["site", "learn"],
+    ];
+    if cfg!(feature = "plot") {
+        subs.push(&["plot"]);
+    }
+    let mut seen: Vec<(&str, String)> = Vec::new();
+    for sub in &subs {
+        for option in options_of(sub) {
+            if option.contains("-o,") {
+                assert_eq!(option, "-o, --output <FILE>", "{sub:?}");
+            }
+            if let Some(at) = option.find("--out-dir") {
+                assert_eq!(&option[at..], "--out-dir <DIR>", "{sub:?}");
+            }
+            if let Some(at) = option.find("--threshold ") {
+                assert_eq!(&option[at..], "--threshold <X>", "{sub:?}");
+            }
+            if option.starts_with("--format") {
+                seen.push((sub[0], option.clone()));
+            }
+        }
+    }
+    // `--format` is the output document's format; only filter writes documents of
+    // several formats (plot's charts have --image-format).
+    assert_eq!(seen, [("filter", "--format <FORMAT>".to_string())]);
+}
+
+#[cfg(feature = "plot")]
+#[test]
+fn plot_writes_into_the_current_directory_and_draws_the_threshold_it_is_told() {
+    let dir = scratch();
+    mainline()
+        .args(["plot", "--mark-threshold", "0.25", "--image-format", "svg"])
+        .arg(sample("article.html"))
+        .current_dir(dir.path())
+        .assert()
+        .success()
+        .stdout("./article-bytes.svg\n./article-density.svg\n");
+    let density = std::fs::read_to_string(dir.path().join("article-density.svg")).unwrap();
+    assert!(density.contains("fixed threshold 0.25"));
+    // -o is an output file everywhere; plot writes two, into --out-dir.
+    mainline()
+        .args(["plot", "-o", "plots"])
+        .arg(sample("article.html"))
+        .current_dir(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("'-o'"));
+    // The old spellings are still read.
+    mainline()
+        .args([
+            "plot",
+            "--format",
+            "png",
+            "--threshold",
+            "0.25",
+            "--out-dir",
+            "old",
+        ])
+        .arg(sample("article.html"))
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    assert!(dir.path().join("old/article-density.png").exists());
+}
