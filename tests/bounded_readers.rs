@@ -313,7 +313,12 @@ fn output_files_follow_the_umask_as_cp_does() {
             let plots = dir.path().join("plots");
             run_under_umask(
                 umask,
-                &[os("plot"), os("-o"), plots.as_os_str(), page.as_os_str()],
+                &[
+                    os("plot"),
+                    os("--out-dir"),
+                    plots.as_os_str(),
+                    page.as_os_str(),
+                ],
             );
             for name in ["article-bytes.svg", "article-density.svg"] {
                 assert_eq!(

@@ -888,3 +888,186 @@ fn every_subcommand_explains_its_options_and_filter_states_its_limits() {
         assert!(help.contains(limit), "{limit:?} in {help}");
     }
 }
+
+#[test]
+fn filter_output_writes_what_standard_output_gets_into_one_file() {
+    let dir = scratch();
+    let warc = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/warc/mixed.warc.gz");
+    let pages = [sample("article.html"), sample("entities.html")];
+    let pages: Vec<&str> = pages.iter().map(|p| p.to_str().unwrap()).collect();
+    let cases: [Vec<&str>; 3] = [
+        pages.clone(),
+        [&["--format", "jsonl", "-j", "2"][..], &pages].concat(),
+        vec![warc.to_str().unwrap()],
+    ];
+    for (i, args) in cases.iter().enumerate() {
+        let file = dir.path().join(format!("out-{i}"));
+        let expected = mainline().arg("filter").args(args).output().unwrap().stdout;
+        assert!(!expected.is_empty());
+        mainline()
+            .arg("filter")
+            .args(args)
+            .arg("-o")
+            .arg(&file)
+            .assert()
+            .stdout("");
+        assert_eq!(std::fs::read(&file).unwrap(), expected, "{args:?}");
+    }
+    // Only the file is left: no temporary file beside it.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), cases.len());
+    // A file that cannot be written stops the run before any work, naming it.
+    mainline()
+        .args(["filter", "--output"])
+        .arg(dir.path().join("no/such/dir/out.txt"))
+        .arg(sample("article.html"))
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains("no/such/dir/out.txt"));
+    // One file, or one file per input: not both.
+    mainline()
+        .args(["filter", "-o", "out.txt", "--out-dir", "texts"])
+        .arg(sample("article.html"))
+        .current_dir(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--output"))
+        .stderr(predicate::str::contains("--out-dir"));
+    assert!(!dir.path().join("out.txt").exists() && !dir.path().join("texts").exists());
+}
+
+#[test]
+fn filter_method_all_is_refused_naming_the_option_and_eval() {
+    mainline()
+        .args(["filter", "--method", "all"])
+        .arg(sample("article.html"))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("'--method <NAME>'"))
+        .stderr(predicate::str::contains("mainline eval --method all"));
+}
+
+#[test]
+fn lines_writes_one_table_for_several_files_each_named_in_order() {
+    let a = sample("table-layout.html");
+    let b = sample("article.html");
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let rows = |out: &str| -> Vec<(String, usize)> {
+        csv::Reader::from_reader(out.as_bytes())
+            .records()
+            .map(|r| {
+                let r = r.unwrap();
+                (r[0].to_string(), r[2].parse().unwrap())
+            })
+            .collect()
+    };
+    let one_a = rows(&stdout_of(&["lines", a]));
+    let one_b = rows(&stdout_of(&["lines", b]));
+    let both = stdout_of(&["lines", a, b]);
+    assert_eq!(both.matches("doc,group,line,label").count(), 1);
+    assert_eq!(rows(&both), [one_a.clone(), one_b.clone()].concat());
+    assert!(one_a.iter().all(|(doc, _)| doc == a) && one_b.iter().all(|(doc, _)| doc == b));
+    // A file that cannot be read is named, the others are still written, and the exit
+    // code is 1.
+    let out = mainline()
+        .args(["lines", "no/such/page.html", b])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no/such/page.html"))
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(rows(&String::from_utf8(out).unwrap()), one_b);
+}
+
+/// Each option of a subcommand's --help with its value placeholder: `-o, --output <FILE>`.
+fn options_of(sub: &[&str]) -> Vec<String> {
+    let help = mainline().args(sub).arg("--help").output().unwrap();
+    String::from_utf8(help.stdout)
+        .unwrap()
+        .lines()
+        // Options start two spaces in (six without a short form), their descriptions ten.
+        .filter(|l| {
+            let option = l.trim_start();
+            let indent = l.len() - option.len();
+            (indent == 2 || indent == 6) && option.starts_with('-')
+        })
+        .map(|l| l.trim().split("  ").next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn an_option_name_means_one_thing_and_takes_one_placeholder_everywhere() {
+    let mut subs: Vec<&[&str]> = vec![
+        &["filter"],
+        &["lines"],
+        &["label"],
+        &["train"],
+        &["eval"],
+        &["review"],
+        &["site", "learn"],
+    ];
+    if cfg!(feature = "plot") {
+        subs.push(&["plot"]);
+    }
+    let mut seen: Vec<(&str, String)> = Vec::new();
+    for sub in &subs {
+        for option in options_of(sub) {
+            if option.contains("-o,") {
+                assert_eq!(option, "-o, --output <FILE>", "{sub:?}");
+            }
+            if let Some(at) = option.find("--out-dir") {
+                assert_eq!(&option[at..], "--out-dir <DIR>", "{sub:?}");
+            }
+            if let Some(at) = option.find("--threshold ") {
+                assert_eq!(&option[at..], "--threshold <X>", "{sub:?}");
+            }
+            if option.starts_with("--format") {
+                seen.push((sub[0], option.clone()));
+            }
+        }
+    }
+    // `--format` is the output document's format; only filter writes documents of
+    // several formats (plot's charts have --image-format).
+    assert_eq!(seen, [("filter", "--format <FORMAT>".to_string())]);
+}
+
+#[cfg(feature = "plot")]
+#[test]
+fn plot_writes_into_the_current_directory_and_draws_the_threshold_it_is_told() {
+    let dir = scratch();
+    mainline()
+        .args(["plot", "--mark-threshold", "0.25", "--image-format", "svg"])
+        .arg(sample("article.html"))
+        .current_dir(dir.path())
+        .assert()
+        .success()
+        .stdout("./article-bytes.svg\n./article-density.svg\n");
+    let density = std::fs::read_to_string(dir.path().join("article-density.svg")).unwrap();
+    assert!(density.contains("fixed threshold 0.25"));
+    // -o is an output file everywhere; plot writes two, into --out-dir.
+    mainline()
+        .args(["plot", "-o", "plots"])
+        .arg(sample("article.html"))
+        .current_dir(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("'-o'"));
+    // The old spellings are still read.
+    mainline()
+        .args([
+            "plot",
+            "--format",
+            "png",
+            "--threshold",
+            "0.25",
+            "--out-dir",
+            "old",
+        ])
+        .arg(sample("article.html"))
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    assert!(dir.path().join("old/article-density.png").exists());
+}

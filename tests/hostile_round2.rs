@@ -617,7 +617,7 @@ fn plot_refuses_a_page_of_more_lines_than_a_chart_can_show() {
     fs::write(&page, "x<br>".repeat(10_001)).unwrap();
     let out_dir = dir.path().join("plots");
     let out = mainline()
-        .args(["plot", "-o"])
+        .args(["plot", "--out-dir"])
         .arg(&out_dir)
         .arg(&page)
         .output()
@@ -628,7 +628,7 @@ fn plot_refuses_a_page_of_more_lines_than_a_chart_can_show() {
     assert!(!out_dir.exists() || listing(&out_dir).is_empty());
     fs::write(&page, "x<br>".repeat(9_000)).unwrap();
     let out = mainline()
-        .args(["plot", "-o"])
+        .args(["plot", "--out-dir"])
         .arg(&out_dir)
         .arg(&page)
         .output()

@@ -48,7 +48,7 @@ fn plot_writes_the_bytes_and_density_charts_as_svg() {
     let out = mainline()
         .arg("plot")
         .arg(&page)
-        .arg("-o")
+        .arg("--out-dir")
         .arg(dir.path())
         .assert()
         .success()
@@ -98,7 +98,7 @@ fn plot_writes_the_bytes_and_density_charts_as_svg() {
 fn png_charts_are_png_files() {
     let dir = scratch();
     mainline()
-        .args(["plot", "--format", "png", "-o"])
+        .args(["plot", "--image-format", "png", "--out-dir"])
         .arg(dir.path())
         .arg(sample("article.html"))
         .assert()
@@ -119,7 +119,7 @@ fn the_threshold_line_and_the_model_are_options() {
     let dir = scratch();
     let logistic = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/logistic.json");
     mainline()
-        .args(["plot", "--threshold", "0.3", "--model"])
+        .args(["plot", "--mark-threshold", "0.3", "--model"])
         .arg(&logistic)
         .arg(sample("table-layout.html"))
         .arg("--out-dir")
@@ -135,7 +135,7 @@ fn the_threshold_line_and_the_model_are_options() {
 fn standard_input_is_plotted_as_stdin() {
     let dir = scratch();
     mainline()
-        .args(["plot", "-", "-o"])
+        .args(["plot", "-", "--out-dir"])
         .arg(dir.path())
         .write_stdin(fs::read(sample("article.html")).unwrap())
         .assert()
@@ -148,7 +148,7 @@ fn standard_input_is_plotted_as_stdin() {
 fn a_missing_page_is_an_error_naming_it() {
     let dir = scratch();
     mainline()
-        .args(["plot", "no/such/page.html", "-o"])
+        .args(["plot", "no/such/page.html", "--out-dir"])
         .arg(dir.path())
         .assert()
         .code(1)
@@ -162,19 +162,19 @@ fn a_missing_page_is_an_error_naming_it() {
 fn a_threshold_outside_zero_to_one_is_refused() {
     let dir = scratch();
     mainline()
-        .args(["plot", "--threshold", "1.5", "-o"])
+        .args(["plot", "--mark-threshold", "1.5", "--out-dir"])
         .arg(dir.path())
         .arg(sample("article.html"))
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("--threshold"));
+        .stderr(predicate::str::contains("--mark-threshold"));
 }
 
 #[test]
 fn an_unreadable_model_is_an_error_naming_it() {
     let dir = scratch();
     mainline()
-        .args(["plot", "--model", "no/such/model.json", "-o"])
+        .args(["plot", "--model", "no/such/model.json", "--out-dir"])
         .arg(dir.path())
         .arg(sample("article.html"))
         .assert()

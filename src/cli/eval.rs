@@ -105,8 +105,9 @@ pub struct Args {
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..=100))]
     folds: u32,
 
-    /// The density threshold of the fixed rule.
-    #[arg(long, default_value_t = 0.5, value_parser = super::parse_unit)]
+    /// The text density X of the seed design's fixed rule (keep a line when its density is
+    /// above X): the `threshold` method and recipe, as `filter --threshold X` uses it.
+    #[arg(long, value_name = "X", default_value_t = 0.5, value_parser = super::parse_unit)]
     threshold: f32,
 
     #[command(flatten)]

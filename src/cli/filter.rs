@@ -49,7 +49,7 @@ use walk::Found;
 /// Several inputs are filtered in parallel (--jobs); the output is the same as one after
 /// the other, in the order of the inputs. With more than one input a summary line (files,
 /// bytes, failures, seconds) ends standard error, and when standard error is a terminal
-/// (and standard output is not, or --out-dir is given) a progress bar shows pages/s and
+/// (and standard output is not, or --out-dir or -o is given) a progress bar shows pages/s and
 /// MB/s; --quiet turns both off.
 ///
 /// An input that cannot be read is reported on standard error with its name, the other
@@ -94,6 +94,7 @@ use walk::Found;
     mainline filter page.html\n  \
     mainline filter --out-dir texts/ pages/*.html.gz\n  \
     mainline filter --recursive --out-dir texts/ crawl/\n  \
+    mainline filter --recursive -o texts.txt crawl/\n  \
     curl -s https://example.org | mainline filter --format jsonl | jq 'select(.keep|not).text'\n  \
     zcat pages.jsonl.gz | mainline filter --input-format jsonl --jobs 8 > texts.jsonl\n  \
     mainline filter CC-MAIN-20250101-00000.warc.gz > texts.jsonl\n  \
@@ -112,8 +113,14 @@ pub struct Args {
     /// standard output one after the other, each ended by a line holding a form feed alone
     /// (\f, "\x0c\n": no page's text has one), inputs that failed or kept nothing too, so
     /// that the output splits into one part per input, in input order.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with = "output")]
     out_dir: Option<PathBuf>,
+
+    /// Write everything that would go to standard output to FILE instead, whole or not at
+    /// all (as `label`, `train` and `review` write theirs): the same bytes, put in place
+    /// when the run ends. --out-dir writes one file per input instead.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
 
     /// Output format: `text` (the kept lines), `markdown` (GitHub-flavoured Markdown: the
     /// page's headline (see --no-headline), headings, lists, code blocks, tables, quotes,
@@ -275,6 +282,12 @@ fn parse_method(s: &str) -> Result<FilterMethod, String> {
     match s.trim().to_ascii_lowercase().as_str() {
         "builtin" => Ok(FilterMethod::Builtin),
         "threshold" => Ok(FilterMethod::Threshold),
+        "all" => Err(
+            "`all` compares every method in `mainline eval --method all`; filter \
+             writes one method's text: name one of builtin, threshold, most-linked, \
+             text-distribution, eatiht, lte-ratio"
+                .to_string(),
+        ),
         _ => s.parse().map(FilterMethod::Dom).map_err(|_| {
             let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
             format!(
@@ -368,6 +381,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         !args.no_headline || matches!(args.format, Format::Markdown | Format::Json),
         "--no-headline shapes the Markdown; use it with --format markdown or json"
     );
+    // Created before any work, so that an output that cannot be written stops the run at
+    // once; it is put in place by `finish` at the end (and removed if the run stops).
+    let mut output = super::Output::to(args.output.as_deref())?;
     let threshold = match args.method {
         Some(FilterMethod::Threshold) => Some(args.threshold.unwrap_or(0.5)),
         _ => args.threshold,
@@ -505,6 +521,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .map_or(1, NonZeroUsize::get);
         let settings = warc::Settings {
             out_dir: args.out_dir,
+            output,
             max_payload: args.max_payload,
             any_status: args.any_status,
             threads,
@@ -543,11 +560,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let show = !args.quiet && (inputs > 1 || jsonl_in);
     let progress = (show
         && io::stderr().is_terminal()
-        && (args.out_dir.is_some() || !io::stdout().is_terminal()))
+        && (args.out_dir.is_some() || args.output.is_some() || !io::stdout().is_terminal()))
     .then(|| progress_bar(if jsonl_in { None } else { Some(inputs) }));
     let mut tally = Tally::new(progress, jsonl_in);
 
-    let mut stdout = super::stdout();
+    let writing = format!("writing to {}; the run stops", output.name());
     if threads > 1 && (inputs > 1 || jsonl_in) {
         let work_ctx = Arc::clone(&ctx);
         ordered::run(
@@ -556,25 +573,24 @@ pub fn run(args: Args) -> Result<ExitCode> {
             window(threads),
             move |job, out| execute(job, &work_ctx, out),
             |event| match event {
-                ordered::Event::Data(bytes) => stdout.write_all(&bytes),
+                ordered::Event::Data(bytes) => output.write_all(&bytes),
                 ordered::Event::Done(outcome) => tally.add(outcome?),
-                ordered::Event::Idle => stdout.flush(),
+                ordered::Event::Idle => output.flush(),
             },
         )
-        .context("writing to standard output; the run stops")?;
+        .context(writing)?;
     } else {
         for job in jobs {
             let records = matches!(job, Job::Records(..));
-            let outcome = execute(job, &ctx, &mut stdout)
-                .context("writing to standard output; the run stops")?;
+            let outcome = execute(job, &ctx, &mut output).context(writing.clone())?;
             tally.add(outcome)?;
             if records {
                 // Records stream through: hand each batch on as soon as it is done.
-                stdout.flush().context("writing to standard output")?;
+                output.flush().context(writing.clone())?;
             }
         }
     }
-    super::finish(stdout)?;
+    output.finish()?;
     tally.finish((!args.quiet && inputs > 1).then_some(inputs));
     Ok(if tally.failed > 0 {
         ExitCode::from(1)

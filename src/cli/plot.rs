@@ -21,18 +21,18 @@ use super::filter::stem;
 
 /// Draw the HTML bytes and the text density of every line of one page, as charts.
 ///
-/// Writes two files into DIR, named after the page (<stem> is its file name without .gz, .html,
-/// .htm), the seed design's two figures:
+/// Writes two files into the current directory (or --out-dir DIR), named after the page
+/// (<stem> is its file name without .gz, .html, .htm), the seed design's two figures:
 ///
 /// <stem>-bytes.svg: HTML bytes per line on a log scale, the bars of the lines the model keeps
 /// in green, the mean as a dashed line.
 ///
 /// <stem>-density.svg: text density per line (text bytes / HTML bytes, 0 to 1) with the fixed
-/// threshold of the seed design's rule (--threshold, 0.5), and the model's score per line with
-/// its own threshold; the lines the model keeps are shaded and their score markers filled.
+/// threshold of the seed design's rule (--mark-threshold, 0.5), and the model's score per line
+/// with its own threshold; the lines the model keeps are shaded and their score markers filled.
 ///
-/// With --format png the files are <stem>-bytes.png and <stem>-density.png. Each file is
-/// written whole or not at all.
+/// With --image-format png the files are <stem>-bytes.png and <stem>-density.png. Each file
+/// is written whole or not at all.
 ///
 /// Limit: a page of more than 10,000 lines is refused (its input is not read further): a
 /// chart 1400 pixels wide cannot show more; `mainline filter --format jsonl` lists them.
@@ -43,24 +43,26 @@ use super::filter::stem;
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
     mainline plot page.html --out-dir plots/\n  \
-    mainline plot --format png --threshold 0.4 page.html.gz --out-dir plots/")]
+    mainline plot --image-format png --mark-threshold 0.4 page.html.gz --out-dir plots/")]
 pub struct Args {
     /// The HTML file (plain or gzip); `-` reads standard input.
     #[arg(value_name = "FILE")]
     file: PathBuf,
 
-    /// Directory to write the charts into (created when missing).
-    #[arg(long = "out-dir", short_alias = 'o', value_name = "DIR")]
+    /// Write the charts into DIR (created when missing) instead of the current directory.
+    #[arg(long, value_name = "DIR", default_value = ".")]
     out_dir: PathBuf,
 
-    /// Image format: `svg` (scalable, text as text) or `png` (1400×520 pixels).
-    #[arg(long, value_enum, default_value_t = Format::Svg)]
-    format: Format,
+    /// Image format of the charts: `svg` (scalable, text as text) or `png` (1400×520
+    /// pixels).
+    #[arg(long, alias = "format", value_enum, value_name = "FORMAT", default_value_t = ImageFormat::Svg)]
+    image_format: ImageFormat,
 
     /// Where to draw the fixed threshold of the seed design's rule (keep a line when its
-    /// density is above X), between 0 and 1.
-    #[arg(long, value_name = "X", default_value_t = 0.5, value_parser = super::parse_unit)]
-    threshold: f32,
+    /// density is above X), between 0 and 1. It only draws a line: the lines kept are the
+    /// model's decisions.
+    #[arg(long, alias = "threshold", value_name = "X", default_value_t = 0.5, value_parser = super::parse_unit)]
+    mark_threshold: f32,
 
     /// Score the lines with the model in FILE (written by `mainline train`) instead of the
     /// built-in model.
@@ -69,28 +71,23 @@ pub struct Args {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
+enum ImageFormat {
     /// Scalable vector graphics.
     Svg,
     /// A bitmap.
     Png,
 }
 
-impl Format {
+impl ImageFormat {
     fn extension(self) -> &'static str {
         match self {
-            Format::Svg => "svg",
-            Format::Png => "png",
+            ImageFormat::Svg => "svg",
+            ImageFormat::Png => "png",
         }
     }
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    anyhow::ensure!(
-        (0.0..=1.0).contains(&args.threshold),
-        "--threshold must be a density between 0 and 1, e.g. 0.5 (got {})",
-        args.threshold
-    );
     let scorer = match &args.model {
         Some(path) => {
             let model = crate::model::Model::load(path)?;
@@ -101,7 +98,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let name = display_name(&args.file);
     let input = super::open_input(&args.file).with_context(|| name.clone())?;
-    let page = Page::extract(input, scorer, args.threshold).with_context(|| name.clone())?;
+    let page = Page::extract(input, scorer, args.mark_threshold).with_context(|| name.clone())?;
 
     register_font()?;
     fs::create_dir_all(&args.out_dir)
@@ -110,8 +107,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let title = stem.to_string_lossy();
     let mut out = super::stdout();
     for chart in [Chart::Bytes, Chart::Density] {
-        let path = args.out_dir.join(file_name(&stem, chart, args.format));
-        write_chart(&path, args.format, chart, &page, &title)?;
+        let path = args
+            .out_dir
+            .join(file_name(&stem, chart, args.image_format));
+        write_chart(&path, args.image_format, chart, &page, &title)?;
         writeln!(out, "{}", path.display()).context("writing to standard output")?;
     }
     super::finish(out)?;
@@ -132,7 +131,7 @@ struct Point {
 #[derive(Debug)]
 struct Page {
     points: Vec<Point>,
-    /// The fixed density threshold (`--threshold`).
+    /// The fixed density threshold (`--mark-threshold`).
     fixed: f32,
     /// The model's own decision threshold on its score.
     model_threshold: f32,
@@ -217,7 +216,7 @@ enum Chart {
 }
 
 /// `<stem>-bytes.svg`, `<stem>-density.png`, …
-fn file_name(stem: &std::ffi::OsStr, chart: Chart, format: Format) -> std::ffi::OsString {
+fn file_name(stem: &std::ffi::OsStr, chart: Chart, format: ImageFormat) -> std::ffi::OsString {
     let kind = match chart {
         Chart::Bytes => "bytes",
         Chart::Density => "density",
@@ -282,10 +281,16 @@ fn register_font() -> Result<()> {
         .map_err(|_| anyhow::anyhow!("the built-in font cannot be read"))
 }
 
-fn write_chart(path: &Path, format: Format, chart: Chart, page: &Page, title: &str) -> Result<()> {
+fn write_chart(
+    path: &Path,
+    format: ImageFormat,
+    chart: Chart,
+    page: &Page,
+    title: &str,
+) -> Result<()> {
     let writing = || format!("writing {}", path.display());
     match format {
-        Format::Svg => {
+        ImageFormat::Svg => {
             let mut svg = String::new();
             {
                 let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
@@ -294,7 +299,7 @@ fn write_chart(path: &Path, format: Format, chart: Chart, page: &Page, title: &s
             }
             crate::atomic::write(path, svg).with_context(writing)
         }
-        Format::Png => {
+        ImageFormat::Png => {
             // The backend opens the file by name and picks the encoder by its extension.
             let file =
                 crate::atomic::AtomicFile::with_suffix(path, ".tmp.png").with_context(writing)?;
@@ -621,11 +626,11 @@ mod tests {
     #[test]
     fn file_names_carry_the_chart_and_the_format() {
         assert_eq!(
-            file_name("0001".as_ref(), Chart::Bytes, Format::Svg),
+            file_name("0001".as_ref(), Chart::Bytes, ImageFormat::Svg),
             "0001-bytes.svg"
         );
         assert_eq!(
-            file_name("page".as_ref(), Chart::Density, Format::Png),
+            file_name("page".as_ref(), Chart::Density, ImageFormat::Png),
             "page-density.png"
         );
     }

@@ -110,6 +110,8 @@ pub fn detect(found: &[Found]) -> Result<bool> {
 pub struct Settings {
     /// Write one `<stem>.jsonl.gz` per WARC file here instead of standard output.
     pub out_dir: Option<PathBuf>,
+    /// Where the JSON lines go without `out_dir`: standard output or the file of `-o`.
+    pub output: super::super::Output,
     /// The cap on a record's block and on a decoded payload.
     pub max_payload: usize,
     /// Also read responses whose status is not 2xx.
@@ -452,7 +454,8 @@ struct Output {
 /// Where the output goes: standard output, or one gzip file per input, each written to a
 /// temporary file and renamed into place when the input is done ([`AtomicFile`]).
 enum Sink {
-    Stdout(io::BufWriter<io::StdoutLock<'static>>),
+    /// Standard output, or the file of `-o`.
+    Stdout(super::super::Output),
     Dir {
         targets: Vec<PathBuf>,
         /// The input being written, its temporary file and the encoder.
@@ -641,6 +644,8 @@ pub fn run(found: Vec<Found>, engine: Engine, settings: Settings) -> Result<Exit
             display_name(path)
         );
     }
+    let to_file =
+        settings.out_dir.is_some() || matches!(settings.output, super::super::Output::File(_));
     let mut sink = match &settings.out_dir {
         Some(_) => {
             for t in &targets {
@@ -655,7 +660,7 @@ pub fn run(found: Vec<Found>, engine: Engine, settings: Settings) -> Result<Exit
                 open: None,
             }
         }
-        None => Sink::Stdout(super::super::stdout()),
+        None => Sink::Stdout(settings.output),
     };
     let options = HtmlOptions {
         any_status: settings.any_status,
@@ -669,10 +674,9 @@ pub fn run(found: Vec<Found>, engine: Engine, settings: Settings) -> Result<Exit
         spares: Spares::default(),
     };
     let spares = jobs.spares.clone();
-    let progress = (!settings.quiet
-        && io::stderr().is_terminal()
-        && (settings.out_dir.is_some() || !io::stdout().is_terminal()))
-    .then(|| progress_bar(None));
+    let progress =
+        (!settings.quiet && io::stderr().is_terminal() && (to_file || !io::stdout().is_terminal()))
+            .then(|| progress_bar(None));
     let mut tally = Tally {
         start: Instant::now(),
         progress,
@@ -739,7 +743,9 @@ pub fn run(found: Vec<Found>, engine: Engine, settings: Settings) -> Result<Exit
         }
         return Err(e);
     }
-    drop(sink);
+    if let Sink::Stdout(output) = sink {
+        output.finish()?;
+    }
     tally.finish(settings.quiet);
     Ok(if tally.failed > 0 || tally.bad_records > 0 {
         ExitCode::from(1)
