@@ -4,9 +4,9 @@
 
 use encoding_rs::{Decoder, Encoding};
 
-use super::guard::{Guard, Limits};
 use super::line::Line;
 use super::state::State;
+use super::tokenizer::{Guard, Limits};
 #[cfg(doc)]
 use super::{MAX_ATTRIBUTES, MAX_OPEN_ELEMENTS, MAX_TAG_BYTES, Structure};
 use crate::input::{self, DETECT_BYTES, EncodingSource, PRESCAN_BYTES, Sniffed, Utf8Evidence};
