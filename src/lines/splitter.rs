@@ -501,7 +501,7 @@ fn sniffing_done(
 }
 
 /// Most lines given back with [`Splitter::recycle`] that a splitter keeps (those of a
-/// block of a page, [`crate::stack::page::MAX_LINES`]).
+/// block of a page, [`crate::second_stage::page::MAX_LINES`]).
 const SPARE_LINES: usize = 4096;
 
 /// Longest text buffer of a line given back that is kept, in bytes.

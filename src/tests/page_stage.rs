@@ -11,7 +11,7 @@ use super::common::{
 };
 use crate::extract::{Extractor, ModelScorer, Scorer};
 use crate::model::Model;
-use crate::stack::{self, page};
+use crate::second_stage::{self, page};
 use crate::train::{
     self, StackParams, StageInputs, TrainParams, decide_stacked, read_labelled_csv, read_paths,
 };
@@ -65,8 +65,8 @@ proptest! {
         let model = super::common::hand_made_two_stage_hints(3, true, true, true);
         let scorer: Arc<dyn Scorer> = Arc::new(ModelScorer::new(model).unwrap());
         let whole = decide_in(html.as_bytes(), usize::MAX, Arc::clone(&scorer));
-        let title = stack::hints::line_names().iter().position(|n| n == "title_line").unwrap();
-        let article = stack::hints::line_names().iter().position(|n| n == "article").unwrap();
+        let title = second_stage::hints::line_names().iter().position(|n| n == "title_line").unwrap();
+        let article = second_stage::hints::line_names().iter().position(|n| n == "article").unwrap();
         let headline = whole.iter().find(|d| d.line.text == "Cows in stripes").unwrap();
         prop_assert_eq!(headline.hints.unwrap()[title], 1.0);
         prop_assert!(whole.iter().all(|d| d.hints.unwrap()[article] == 1.0));
@@ -335,18 +335,26 @@ fn the_streaming_extractor_decides_like_training_does() {
         // The paths go through their CSV text, as in training.
         let paths = decisions
             .iter()
-            .map(|d| stack::parse_path(&stack::format_path(&d.line.path)).unwrap())
+            .map(|d| second_stage::parse_path(&second_stage::format_path(&d.line.path)).unwrap())
             .collect();
         // And so do the signatures.
         let sigs = decisions
             .iter()
-            .map(|d| stack::parse_signature(&stack::format_signature(&page::signature(&d.line))))
+            .map(|d| {
+                second_stage::parse_signature(&second_stage::format_signature(&page::signature(
+                    &d.line,
+                )))
+            })
             .collect::<Option<Vec<_>>>()
             .unwrap();
         // And the page hints.
         let line_hints = decisions
             .iter()
-            .map(|d| stack::hints::parse_hints(&stack::hints::format_hints(&d.hints.unwrap())))
+            .map(|d| {
+                second_stage::hints::parse_hints(&second_stage::hints::format_hints(
+                    &d.hints.unwrap(),
+                ))
+            })
             .collect::<Option<Vec<_>>>()
             .unwrap();
         let inputs = StageInputs::of(&full, &["density".into(), "ln_text_bytes".into()])
@@ -413,7 +421,7 @@ fn page_models_with_and_without_hints_read_their_own_rows() {
     // A stage without the field reads no hints, as files written before it.
     assert!(!s_old.hints);
     assert_eq!(
-        s_old.features.len() + stack::hints::N_INPUTS,
+        s_old.features.len() + second_stage::hints::N_INPUTS,
         s_new.features.len()
     );
     assert!(!old.to_json().contains("\"hints\""));

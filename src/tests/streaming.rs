@@ -16,7 +16,7 @@ use std::sync::Arc;
 use super::common::{decide_in, declared_head};
 use crate::extract::{ModelScorer, Observe, Scorer, Threshold, extract_text};
 use crate::lines::{Line, Splitter};
-use crate::stack::page::MAX_LINES;
+use crate::second_stage::page::MAX_LINES;
 use proptest::prelude::*;
 
 /// Bytes the splitter holds back when the page declares its encoding in its first KiB.

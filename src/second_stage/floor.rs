@@ -736,7 +736,7 @@ mod tests {
 mod doc_examples {
     #[test]
     fn doc_stack_floor() -> Result<(), Box<dyn std::error::Error>> {
-        use crate::stack::floor::{SHORT, prose_bytes};
+        use crate::second_stage::floor::{SHORT, prose_bytes};
 
         // Three paragraphs scored below a threshold of 0.5, and a short menu line.
         let scores = [0.30, 0.25, 0.28, 0.10];
@@ -750,7 +750,7 @@ mod doc_examples {
 
     #[test]
     fn doc_stack_floor_rescue() -> Result<(), Box<dyn std::error::Error>> {
-        use crate::stack::floor::rescue;
+        use crate::second_stage::floor::rescue;
 
         // A listing: product names and prices in short link lines the model scores low,
         // and a footer (no body text). The names are kept; the prices, scored under half
