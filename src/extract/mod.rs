@@ -19,7 +19,7 @@ use crate::second_stage::{self, Window};
 
 use page_block::PageBlock;
 #[cfg(feature = "cli")]
-pub use scorer::Observe;
+pub use scorer::AllFeatures;
 pub use scorer::{ModelScorer, Scorer, Threshold};
 
 /// One line and what was decided about it.
@@ -46,7 +46,7 @@ pub struct Decision {
 const FIRST_ROWS: usize = 64;
 
 /// A line waiting for its decision, with its feature row and page hints when kept.
-type Held = (
+type AwaitingDecision = (
     Line,
     Option<Vec<f32>>,
     Option<[f32; second_stage::hints::N_LINE_HINTS]>,
@@ -97,7 +97,7 @@ pub struct Extractor {
     decided: usize,
     /// Two-stage scorers: lines scored by the first stage and waiting for the lines after
     /// them (at most the lookahead + 1), with their feature rows when kept.
-    window: Option<Window<Held>>,
+    window: Option<Window<AwaitingDecision>>,
     /// Scorers with page-level inputs: the lines of the current block of the page.
     page: Option<PageBlock>,
     /// The page hints of the lines, once the first line has come out (when the scorer
@@ -526,7 +526,7 @@ impl Extractor {
         if let (Some(p), Some(m)) = (&mut self.page, &self.stages) {
             let weight = m.stage2_inputs(&self.row, &mut self.base);
             let link_density = self.row[features::column::LINK_DENSITY];
-            let landmark = second_stage::floor::in_landmark(&self.row);
+            let landmark = second_stage::corrections::in_landmark(&self.row);
             p.first_rows.extend_from_slice(&self.row);
             if p.first_rows.len() >= FIRST_ROWS * self.row.len() {
                 p.score_first(m, self.row.len());
@@ -559,7 +559,7 @@ impl Extractor {
     }
 
     /// Decides the lines of the current block of the page (page-level second stages), with
-    /// the floor of [`second_stage::floor`] under the decisions: all
+    /// the floor of [`second_stage::corrections`] under the decisions: all
     /// of them at the end of the page (`last`), else those before the block's handover to
     /// the next one ([`second_stage::page::handover`]), whose lines it then starts with.
     fn decide_block(&mut self, last: bool) {
@@ -619,12 +619,12 @@ impl Extractor {
         if !last {
             p.split = true;
         }
-        p.settle(
+        p.apply_corrections(
             range,
             if short {
-                second_stage::floor::SHORT
+                second_stage::corrections::SHORT
             } else {
-                second_stage::floor::LONG
+                second_stage::corrections::LONG
             },
             m.keep_threshold(short),
             last,
@@ -667,7 +667,7 @@ impl Extractor {
 /// Decides a held line from its second-stage row and queues the decision.
 fn decide_stage2(
     scorer: &ModelScorer,
-    (line, features, hints): Held,
+    (line, features, hints): AwaitingDecision,
     row: &[f32],
     out: &mut VecDeque<Decision>,
 ) {

@@ -2,7 +2,7 @@
 //! their first-stage scores, the inputs the second stage reads about them, and the floor
 //! that settles the block's decisions.
 
-use super::{Held, ModelScorer};
+use super::{AwaitingDecision, ModelScorer};
 use crate::second_stage;
 
 /// The lines of one block of a page, waiting for a page-level second stage.
@@ -14,7 +14,7 @@ pub(super) struct PageBlock {
     /// context carried over from the previous block, decided there.
     pub(super) context: usize,
     /// The lines not decided yet: those after the context.
-    pub(super) lines: Vec<Held>,
+    pub(super) lines: Vec<AwaitingDecision>,
     /// The first-stage rows of the lines not scored yet (the last ones), one after the
     /// other: scored together, [`FIRST_ROWS`](super::FIRST_ROWS) at a time and when the block is decided.
     pub(super) first_rows: Vec<f32>,
@@ -36,12 +36,12 @@ pub(super) struct PageBlock {
     pub(super) base: Vec<f32>,
     /// The second-stage rows of the block, one after the other (kept for the next block).
     pub(super) rows: Vec<f32>,
-    /// Each line's text and prose bytes ([`second_stage::floor::line_bytes`]).
+    /// Each line's text and prose bytes ([`second_stage::corrections::line_bytes`]).
     pub(super) prose: Vec<(u64, u64)>,
-    /// Each line's text outside the landmarks ([`second_stage::floor::body_bytes`]).
+    /// Each line's text outside the landmarks ([`second_stage::corrections::body_bytes`]).
     pub(super) body: Vec<u64>,
     /// Whether a block of the page was decided before this one (the page is longer than
-    /// a block, and [`second_stage::floor::rescue`], which reads a whole page, does not apply).
+    /// a block, and [`second_stage::corrections::fill_empty_page`], which reads a whole page, does not apply).
     pub(super) split: bool,
     /// The decisions (score, keep) of the lines decided in the block, before they are
     /// queued.
@@ -49,9 +49,9 @@ pub(super) struct PageBlock {
     /// Scratch for the floor: the decisions.
     pub(super) keep: Vec<bool>,
     pub(super) floor_scores: Vec<f32>,
-    /// Scratch for [`second_stage::floor::whole_groups`]: the decided lines' groups.
+    /// Scratch for [`second_stage::corrections::whole_groups`]: the decided lines' groups.
     pub(super) groups: Vec<u64>,
-    /// Scratch for [`second_stage::floor::settle`]: whether each decided line only repeats the
+    /// Scratch for [`second_stage::corrections::apply_corrections`]: whether each decided line only repeats the
     /// site's name.
     pub(super) site_names: Vec<bool>,
     /// Each line's table cell ([`second_stage::tables::cell_of`]).
@@ -150,15 +150,15 @@ impl PageBlock {
         cells.clear();
     }
 
-    /// Applies [`second_stage::floor::settle`] to the decisions of the block's lines `range` (those
+    /// Applies [`second_stage::corrections::apply_corrections`] to the decisions of the block's lines `range` (those
     /// decided in it, after the context, at `threshold`): the lines of the site's name
-    /// dropped when the stage reads the page hints, the `floor`, the rescue when the block
+    /// dropped when the stage reads the page hints, the `floor`, the empty-page fill when the block
     /// is the `last` of a page that was never split (it holds the whole page), and whole
     /// groups when the stage reads the lines' signatures.
-    pub(super) fn settle(
+    pub(super) fn apply_corrections(
         &mut self,
         range: std::ops::Range<usize>,
-        floor: second_stage::floor::Floor,
+        floor: second_stage::corrections::Floor,
         threshold: f32,
         last: bool,
     ) {
@@ -168,7 +168,7 @@ impl PageBlock {
                 self.sigs[range.clone()]
                     .iter()
                     .zip(&self.paths[range.clone()])
-                    .map(|(s, p)| second_stage::floor::group_of(s, p)),
+                    .map(|(s, p)| second_stage::corrections::group_of(s, p)),
             );
         }
         let groups = self.repeats.then_some(&self.groups[..]);
@@ -190,7 +190,7 @@ impl PageBlock {
             &mut self.keep,
             &mut self.floor_scores,
             |scores, keep| {
-                let lines = second_stage::floor::BlockLines {
+                let lines = second_stage::corrections::BlockLines {
                     scores,
                     threshold,
                     bytes,
@@ -199,7 +199,7 @@ impl PageBlock {
                     site_names,
                     cells: Some(cells),
                 };
-                second_stage::floor::settle(floor, lines, whole_page, keep)
+                second_stage::corrections::apply_corrections(floor, lines, whole_page, keep)
             },
         );
     }
@@ -207,7 +207,7 @@ impl PageBlock {
     /// Adds a line; true when the block is full.
     pub(super) fn push(
         &mut self,
-        (line, features, kept_hints): Held,
+        (line, features, kept_hints): AwaitingDecision,
         (weight, link_density, landmark): (f32, f32, bool),
         base: &[f32],
         hints: Option<&[f32; second_stage::hints::N_LINE_HINTS]>,
@@ -216,13 +216,13 @@ impl PageBlock {
             self.hints
                 .extend_from_slice(hints.expect("hint values for a stage that reads them"));
         }
-        self.prose.push(second_stage::floor::line_bytes(
+        self.prose.push(second_stage::corrections::line_bytes(
             weight,
             link_density,
             landmark,
         ));
         self.body
-            .push(second_stage::floor::body_bytes(weight, landmark));
+            .push(second_stage::corrections::body_bytes(weight, landmark));
         self.weights.push(weight);
         self.paths.push(line.path);
         let place = second_stage::tables::Place {
@@ -288,7 +288,7 @@ impl PageBlock {
     }
 }
 
-/// Lets `add` ([`second_stage::floor::settle`]) add to the `decided` lines' decisions: it gets their
+/// Lets `add` ([`second_stage::corrections::apply_corrections`]) add to the `decided` lines' decisions: it gets their
 /// scores and decisions, copied into the scratch vectors `scores` and `keep`, and says
 /// whether it added a line.
 fn redecide(

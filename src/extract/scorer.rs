@@ -94,10 +94,10 @@ impl Scorer for Threshold {
 /// column of a row is filled: for writing feature tables.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 #[cfg(feature = "cli")]
-pub struct Observe;
+pub struct AllFeatures;
 
 #[cfg(feature = "cli")]
-impl Scorer for Observe {
+impl Scorer for AllFeatures {
     fn context(&self) -> usize {
         MAX_CONTEXT
     }

@@ -17,7 +17,7 @@
 //! line's score against the whole page and pooled over its enclosing elements. Its rows
 //! ([`page_input_names`]) are computed a block of the page at a time by [`block_rows`].
 
-pub mod floor;
+pub mod corrections;
 pub mod hints;
 pub mod page;
 pub mod tables;

@@ -591,7 +591,7 @@ fn the_built_in_model_keeps_a_long_page_of_prose_whole_across_its_blocks() {
 }
 
 /// The built-in model with a second-stage threshold of 1, which no score reaches: every page keeps
-/// nothing, so what comes out is the floor's and the rescue's.
+/// nothing, so what comes out is the floor's and the empty-page fill's.
 fn dropping_everything() -> Arc<dyn Scorer> {
     let mut model = Model::from_json(include_str!("../../models/default.json")).unwrap();
     model.stack.as_mut().expect("a two-stage model").threshold = 1.0;
@@ -610,7 +610,7 @@ fn kept(html: &str, chunk: usize, scorer: Arc<dyn Scorer>) -> Vec<String> {
 #[test]
 fn a_page_of_short_lines_dropped_whole_keeps_its_best_lines_outside_the_landmarks() {
     // A listing: no line is prose (names and prices, under 40 bytes), so the floor has
-    // nothing to keep; the rescue keeps the best scored lines outside the nav and footer.
+    // nothing to keep; the empty-page fill keeps the best scored lines outside the nav and footer.
     let products: String = (0..12)
         .map(|i| format!("<li><a href=/p/{i}><h3>Walnut side table no. {i}</h3></a><span>$ {i}9.00</span></li>\n"))
         .collect();
@@ -642,7 +642,7 @@ fn a_page_of_short_lines_dropped_whole_keeps_its_best_lines_outside_the_landmark
 
 #[test]
 fn a_page_longer_than_a_block_is_not_rescued() {
-    // Each block of a long page may rightly keep nothing: the rescue reads whole pages.
+    // Each block of a long page may rightly keep nothing: the empty-page fill reads whole pages.
     let n = page::MAX_LINES + 200;
     let html: String = (0..n)
         .map(|i| format!("<div><a href=/p/{i}>Item {i}</a></div>\n"))

@@ -1,6 +1,6 @@
 //! The decisions of a trained two-stage model on labelled rows, made as the streaming
 //! extractor makes them: scores and thresholds ([`score_stacked`]), then the floor and
-//! the rest of [`crate::second_stage::floor::settle`] per page block ([`keep_stacked`]).
+//! the rest of [`crate::second_stage::corrections::apply_corrections`] per page block ([`keep_stacked`]).
 
 use super::super::Dataset;
 use super::inputs::{StageInputs, page_blocks, stage1_scores, stage2_rows};
@@ -22,8 +22,8 @@ pub fn decide_stacked(
 
 /// The decisions from the scores and thresholds of [`score_stacked`]: a line is kept when
 /// its score reaches its threshold, and with a page-level second stage the floor of
-/// [`second_stage::floor`], the rescue of a page of one block and (with signatures) whole groups
-/// are applied to each block of a page by [`second_stage::floor::settle`], as in the extractor.
+/// [`second_stage::corrections`], the empty-page fill of a page of one block and (with signatures) whole groups
+/// are applied to each block of a page by [`second_stage::corrections::apply_corrections`], as in the extractor.
 #[cfg(feature = "cli")]
 pub fn keep_stacked(
     model: &Model,
@@ -34,7 +34,7 @@ pub fn keep_stacked(
 ) -> Vec<bool> {
     let mut keep: Vec<bool> = scored.iter().map(|&(s, t)| s >= t).collect();
     if let Some(s2) = model.stack.as_ref().filter(|s2| s2.page) {
-        // Where each row sits against table cells (for the whole tables of `settle`);
+        // Where each row sits against table cells (for the whole tables of `apply_corrections`);
         // nowhere for data without the columns.
         let column = |name: &str| data.feature_index(name).map(|c| data.x.column(c));
         let [tag_cell, tag_p, tag_div, in_cell] =
@@ -49,9 +49,9 @@ pub fn keep_stacked(
         };
         for block in page_blocks(data, inputs, rows) {
             let floor = if s2.first_stage_only(block.lines.len()) {
-                second_stage::floor::SHORT
+                second_stage::corrections::SHORT
             } else {
-                second_stage::floor::LONG
+                second_stage::corrections::LONG
             };
             let scores: Vec<f32> = block.decided.clone().map(|i| scored[i].0).collect();
             let (bytes, body): (Vec<(u64, u64)>, Vec<u64>) = block
@@ -61,8 +61,12 @@ pub fn keep_stacked(
                     let (r, landmark) = (rows[i], inputs.landmark[rows[i]]);
                     let weight = inputs.weight[r];
                     (
-                        second_stage::floor::line_bytes(weight, inputs.link_density[r], landmark),
-                        second_stage::floor::body_bytes(weight, landmark),
+                        second_stage::corrections::line_bytes(
+                            weight,
+                            inputs.link_density[r],
+                            landmark,
+                        ),
+                        second_stage::corrections::body_bytes(weight, landmark),
                     )
                 })
                 .unzip();
@@ -75,7 +79,9 @@ pub fn keep_stacked(
                     block
                         .decided
                         .clone()
-                        .map(|i| second_stage::floor::group_of(&sigs[rows[i]], &paths[rows[i]]))
+                        .map(|i| {
+                            second_stage::corrections::group_of(&sigs[rows[i]], &paths[rows[i]])
+                        })
                         .collect()
                 });
             let site_names: Option<Vec<bool>> =
@@ -96,7 +102,7 @@ pub fn keep_stacked(
                 });
             // One threshold decides a block: the second stage's, or the first stage's.
             let threshold = block.decided.clone().next().map_or(0.5, |i| scored[i].1);
-            let lines = second_stage::floor::BlockLines {
+            let lines = second_stage::corrections::BlockLines {
                 scores: &scores,
                 threshold,
                 bytes: &bytes,
@@ -105,7 +111,12 @@ pub fn keep_stacked(
                 site_names: site_names.as_deref(),
                 cells: cells.as_deref(),
             };
-            second_stage::floor::settle(floor, lines, block.whole, &mut keep[block.decided]);
+            second_stage::corrections::apply_corrections(
+                floor,
+                lines,
+                block.whole,
+                &mut keep[block.decided],
+            );
         }
     }
     keep
