@@ -40,7 +40,7 @@ pub enum Recipe {
         /// (written `/stackK` after the context), trained on out-of-fold scores.
         stack: Option<usize>,
         /// Whether the second stage also reads the page-level inputs
-        /// ([`crate::stack::page`]); written `/pageK` instead of `/stackK`.
+        /// ([`crate::second_stage::page`]); written `/pageK` instead of `/stackK`.
         page: bool,
     },
 }
@@ -158,7 +158,7 @@ impl FromStr for Recipe {
                     None => (st.strip_prefix("stack"), false),
                 };
                 let k: usize = rest.and_then(|k| k.parse().ok()).ok_or_else(bad)?;
-                if k > crate::stack::MAX_LOOKAHEAD {
+                if k > crate::second_stage::MAX_LOOKAHEAD {
                     return Err(bad());
                 }
                 (m, f, c, Some(k), page)
@@ -205,11 +205,11 @@ pub struct CvData {
     pub pages: Vec<CvPage>,
     /// Each line's enclosing elements, when the CSV has a `path` column.
     pub paths: Option<Vec<[u32; crate::lines::PATH_LEVELS]>>,
-    /// Each line's [`crate::stack::page::signature`], when the CSV has a `sig` column.
-    pub sigs: Option<Vec<crate::stack::page::Signature>>,
-    /// Each line's page hint values ([`crate::stack::hints`]), when the CSV has a `hints`
+    /// Each line's [`crate::second_stage::page::signature`], when the CSV has a `sig` column.
+    pub sigs: Option<Vec<crate::second_stage::page::Signature>>,
+    /// Each line's page hint values ([`crate::second_stage::hints`]), when the CSV has a `hints`
     /// column.
-    pub hints: Option<Vec<[f32; crate::stack::hints::N_LINE_HINTS]>>,
+    pub hints: Option<Vec<[f32; crate::second_stage::hints::N_LINE_HINTS]>>,
     /// Whether each line's page aligned well with its gold text, when the CSV has an
     /// `aligned` column.
     pub aligned: Option<Vec<bool>>,
@@ -681,7 +681,7 @@ pub fn by_site(
             "site mode needs the lines' structure, the CSV's \"sig\" column: label again".into(),
         )
     })?;
-    let fp = |r: usize| crate::stack::page::fingerprint_of(sigs[r][1], &cv.texts[r]);
+    let fp = |r: usize| crate::second_stage::page::fingerprint_of(sigs[r][1], &cv.texts[r]);
     let mut tables: HashMap<&str, SiteTable> = HashMap::new();
     for (i, p) in cv.pages.iter().enumerate() {
         if p.variant.is_none() && !p.rows.is_empty() {

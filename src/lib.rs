@@ -79,8 +79,8 @@ pub mod lines;
 pub mod markdown;
 mod meta;
 pub mod model;
+mod second_stage;
 pub mod site;
-mod stack;
 
 #[cfg(feature = "train")]
 mod atomic;

@@ -9,7 +9,7 @@ use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 
 use crate::corpus::{Corpus, Page};
-use crate::extract::{Decision, Observe, Scorer};
+use crate::extract::{AllFeatures, Decision, Scorer};
 use crate::train::label::{self, Alignment};
 use crate::train::{LineSpan, PageFacts, Teaser, Variant};
 
@@ -148,7 +148,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     csv.write_record(&header)
         .with_context(|| format!("writing the CSV to {name}"))?;
 
-    let scorer: Arc<dyn Scorer> = Arc::new(Observe);
+    let scorer: Arc<dyn Scorer> = Arc::new(AllFeatures);
     let teasers = if augment.contains(&Variant::Related) {
         teaser_pool(&corpus.pages)
     } else {

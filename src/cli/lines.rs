@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 
-use crate::extract::{Decision, Observe, Scorer};
+use crate::extract::{AllFeatures, Decision, Scorer};
 
 use super::{Failure, display_name, inputs_or_stdin, stream_file};
 
@@ -30,7 +30,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let scorer: Arc<dyn Scorer> = Arc::new(Observe);
+    let scorer: Arc<dyn Scorer> = Arc::new(AllFeatures);
     let mut out = csv::Writer::from_writer(super::stdout());
     out.write_record(super::csv_header())
         .context("writing to standard output")?;

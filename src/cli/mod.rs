@@ -415,14 +415,14 @@ pub(crate) fn csv_fields(
     record.push(group.to_string());
     record.push(d.line.index.to_string());
     record.push(bit(label));
-    record.push(crate::stack::format_path(&d.line.path));
-    record.push(crate::stack::format_signature(
-        &crate::stack::page::signature(&d.line),
+    record.push(crate::second_stage::format_path(&d.line.path));
+    record.push(crate::second_stage::format_signature(
+        &crate::second_stage::page::signature(&d.line),
     ));
     record.push(
         d.hints
             .as_ref()
-            .map(|h| crate::stack::hints::format_hints(h))
+            .map(|h| crate::second_stage::hints::format_hints(h))
             .unwrap_or_default(),
     );
     record.push(bit(aligned));

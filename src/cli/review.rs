@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use std::sync::Arc;
 
-use crate::extract::{Decision, Observe, Scorer};
+use crate::extract::{AllFeatures, Decision, Scorer};
 use crate::lines::NO_ELEMENT;
 
 use super::{Failure, csv_fields, display_name, stream_file};
@@ -285,7 +285,7 @@ fn second_pass(
         head("doc", page.doc)?,
         head("group", page.group)?
     );
-    let observe: Arc<dyn Scorer> = Arc::new(Observe);
+    let observe: Arc<dyn Scorer> = Arc::new(AllFeatures);
     let expected = shown.len();
     let mut i = 0;
     let mut over = None;

@@ -80,7 +80,7 @@ pub struct Args {
 
     /// Add a second stage that reads the first-stage scores of this many lines on each side
     /// (0–32; see above).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(0..=crate::stack::MAX_LOOKAHEAD as i64))]
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(0..=crate::second_stage::MAX_LOOKAHEAD as i64))]
     stack: Option<u8>,
 
     /// Two-stage models: the second stage also reads page-level inputs (see above).

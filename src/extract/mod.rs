@@ -15,11 +15,11 @@ use std::sync::Arc;
 use crate::Result;
 use crate::features::{self, LineFeatures, MAX_CONTEXT, N_FEATURES};
 use crate::lines::{Line, Splitter};
-use crate::stack::{self, Window};
+use crate::second_stage::{self, Window};
 
 use page_block::PageBlock;
 #[cfg(feature = "cli")]
-pub use scorer::Observe;
+pub use scorer::AllFeatures;
 pub use scorer::{ModelScorer, Scorer, Threshold};
 
 /// One line and what was decided about it.
@@ -33,9 +33,9 @@ pub struct Decision {
     pub keep: bool,
     /// The full feature row, when requested with [`Extractor::with_features`].
     pub features: Option<Vec<f32>>,
-    /// The line's page hints (`stack::hints::line_names`), when requested with
+    /// The line's page hints (`second_stage::hints::line_names`), when requested with
     /// [`Extractor::with_features`]: for the labelled CSV.
-    pub(crate) hints: Option<[f32; stack::hints::N_LINE_HINTS]>,
+    pub(crate) hints: Option<[f32; second_stage::hints::N_LINE_HINTS]>,
     /// How the line matched its site's template, in site mode
     /// ([`Extractor::set_site`]): `None` when it appears on none of the site's other pages.
     pub template: Option<crate::site::Match>,
@@ -46,10 +46,10 @@ pub struct Decision {
 const FIRST_ROWS: usize = 64;
 
 /// A line waiting for its decision, with its feature row and page hints when kept.
-type Held = (
+type AwaitingDecision = (
     Line,
     Option<Vec<f32>>,
-    Option<[f32; stack::hints::N_LINE_HINTS]>,
+    Option<[f32; second_stage::hints::N_LINE_HINTS]>,
 );
 
 /// Streaming extractor: bytes in, a keep/drop [`Decision`] per line out.
@@ -97,12 +97,12 @@ pub struct Extractor {
     decided: usize,
     /// Two-stage scorers: lines scored by the first stage and waiting for the lines after
     /// them (at most the lookahead + 1), with their feature rows when kept.
-    window: Option<Window<Held>>,
+    window: Option<Window<AwaitingDecision>>,
     /// Scorers with page-level inputs: the lines of the current block of the page.
     page: Option<PageBlock>,
     /// The page hints of the lines, once the first line has come out (when the scorer
     /// reads them or the features are kept).
-    hints: Option<stack::hints::Tracker>,
+    hints: Option<second_stage::hints::Tracker>,
     base: Vec<f32>,
     out: VecDeque<Decision>,
     row: Vec<f32>,
@@ -161,7 +161,7 @@ impl Extractor {
         let stages = ModelScorer::two_stage_of(&scorer);
         let (mut window, mut page, mut head) = (None, None, false);
         if let Some(m) = &stages {
-            let lookahead = m.lookahead().min(stack::MAX_LOOKAHEAD);
+            let lookahead = m.lookahead().min(second_stage::MAX_LOOKAHEAD);
             if m.page_stage() {
                 page = Some(PageBlock::new(lookahead, m.repeats(), m.hints()));
                 head = m.hints();
@@ -187,7 +187,11 @@ impl Extractor {
             page,
             hints: None,
             base: Vec::new(),
-            out: VecDeque::with_capacity(if paged { stack::page::MAX_LINES } else { 0 }),
+            out: VecDeque::with_capacity(if paged {
+                second_stage::page::MAX_LINES
+            } else {
+                0
+            }),
             row: vec![0.0; N_FEATURES],
             scratch: Vec::new(),
             settings,
@@ -248,7 +252,7 @@ impl Extractor {
         features.clear();
         *decided = 0;
         if let (Some(w), Some(m)) = (window, stages) {
-            *w = Window::new(m.lookahead().min(stack::MAX_LOOKAHEAD));
+            *w = Window::new(m.lookahead().min(second_stage::MAX_LOOKAHEAD));
         }
         if let Some(p) = page {
             p.reset();
@@ -508,9 +512,10 @@ impl Extractor {
         let hints = if self.wants_hints() {
             let splitter = &self.splitter;
             let tracker = self.hints.get_or_insert_with(|| {
-                splitter
-                    .head_metadata()
-                    .map_or_else(stack::hints::Tracker::unknown, stack::hints::Tracker::of)
+                splitter.head_metadata().map_or_else(
+                    second_stage::hints::Tracker::unknown,
+                    second_stage::hints::Tracker::of,
+                )
             });
             let in_article = line.context & crate::lines::ctx::ARTICLE != 0;
             Some(tracker.line(&line.text, in_article))
@@ -521,7 +526,7 @@ impl Extractor {
         if let (Some(p), Some(m)) = (&mut self.page, &self.stages) {
             let weight = m.stage2_inputs(&self.row, &mut self.base);
             let link_density = self.row[features::column::LINK_DENSITY];
-            let landmark = stack::floor::in_landmark(&self.row);
+            let landmark = second_stage::corrections::in_landmark(&self.row);
             p.first_rows.extend_from_slice(&self.row);
             if p.first_rows.len() >= FIRST_ROWS * self.row.len() {
                 p.score_first(m, self.row.len());
@@ -554,9 +559,9 @@ impl Extractor {
     }
 
     /// Decides the lines of the current block of the page (page-level second stages), with
-    /// the floor of [`stack::floor`] under the decisions: all
+    /// the floor of [`second_stage::corrections`] under the decisions: all
     /// of them at the end of the page (`last`), else those before the block's handover to
-    /// the next one ([`stack::page::handover`]), whose lines it then starts with.
+    /// the next one ([`second_stage::page::handover`]), whose lines it then starts with.
     fn decide_block(&mut self, last: bool) {
         let (Some(p), Some(m)) = (&mut self.page, &self.stages) else {
             return;
@@ -567,12 +572,12 @@ impl Extractor {
         p.score_first(m, self.row.len());
         let n = p.scores.len();
         let handover = if last {
-            stack::page::Handover {
+            second_stage::page::Handover {
                 decided_end: n,
                 carry_start: n,
             }
         } else {
-            stack::page::handover(&p.weights, p.context)
+            second_stage::page::handover(&p.weights, p.context)
         };
         let decided = handover.decided_end - p.context;
         let range = p.context..handover.decided_end;
@@ -583,7 +588,7 @@ impl Extractor {
             p.decided.extend(first.map(|(&s, &k)| (s, k)));
         } else {
             let nb = p.base.len() / n;
-            let shape = stack::BlockRows {
+            let shape = second_stage::BlockRows {
                 lookahead: p.lookahead,
                 repeats: p.repeats,
                 hints: p.hints_on,
@@ -597,7 +602,7 @@ impl Extractor {
             if p.rows.len() < len {
                 p.rows.resize(len, 0.0);
             }
-            stack::block_rows_in(
+            second_stage::block_rows_in(
                 shape,
                 &p.scores,
                 &p.weights,
@@ -614,12 +619,12 @@ impl Extractor {
         if !last {
             p.split = true;
         }
-        p.settle(
+        p.apply_corrections(
             range,
             if short {
-                stack::floor::SHORT
+                second_stage::corrections::SHORT
             } else {
-                stack::floor::LONG
+                second_stage::corrections::LONG
             },
             m.keep_threshold(short),
             last,
@@ -662,7 +667,7 @@ impl Extractor {
 /// Decides a held line from its second-stage row and queues the decision.
 fn decide_stage2(
     scorer: &ModelScorer,
-    (line, features, hints): Held,
+    (line, features, hints): AwaitingDecision,
     row: &[f32],
     out: &mut VecDeque<Decision>,
 ) {

@@ -2,19 +2,19 @@
 //! their first-stage scores, the inputs the second stage reads about them, and the floor
 //! that settles the block's decisions.
 
-use super::{Held, ModelScorer};
-use crate::stack;
+use super::{AwaitingDecision, ModelScorer};
+use crate::second_stage;
 
 /// The lines of one block of a page, waiting for a page-level second stage.
 #[derive(Debug)]
 pub(super) struct PageBlock {
     pub(super) lookahead: usize,
-    pub(super) blocks: stack::page::Blocks,
+    pub(super) blocks: second_stage::page::Blocks,
     /// The first lines of the block (of `scores` and the other per-line vectors) that are
     /// context carried over from the previous block, decided there.
     pub(super) context: usize,
     /// The lines not decided yet: those after the context.
-    pub(super) lines: Vec<Held>,
+    pub(super) lines: Vec<AwaitingDecision>,
     /// The first-stage rows of the lines not scored yet (the last ones), one after the
     /// other: scored together, [`FIRST_ROWS`](super::FIRST_ROWS) at a time and when the block is decided.
     pub(super) first_rows: Vec<f32>,
@@ -26,8 +26,8 @@ pub(super) struct PageBlock {
     pub(super) paths: Vec<[u32; crate::lines::PATH_LEVELS]>,
     /// Whether the stage reads the lines' signatures, and the signatures (empty otherwise).
     pub(super) repeats: bool,
-    pub(super) sigs: Vec<stack::page::Signature>,
-    pub(super) signer: stack::page::Signer,
+    pub(super) sigs: Vec<second_stage::page::Signature>,
+    pub(super) signer: second_stage::page::Signer,
     /// Whether the stage reads the page hints, and the lines' hint values, one line after
     /// the other (empty otherwise).
     pub(super) hints_on: bool,
@@ -36,12 +36,12 @@ pub(super) struct PageBlock {
     pub(super) base: Vec<f32>,
     /// The second-stage rows of the block, one after the other (kept for the next block).
     pub(super) rows: Vec<f32>,
-    /// Each line's text and prose bytes ([`stack::floor::line_bytes`]).
+    /// Each line's text and prose bytes ([`second_stage::corrections::line_bytes`]).
     pub(super) prose: Vec<(u64, u64)>,
-    /// Each line's text outside the landmarks ([`stack::floor::body_bytes`]).
+    /// Each line's text outside the landmarks ([`second_stage::corrections::body_bytes`]).
     pub(super) body: Vec<u64>,
     /// Whether a block of the page was decided before this one (the page is longer than
-    /// a block, and [`stack::floor::rescue`], which reads a whole page, does not apply).
+    /// a block, and [`second_stage::corrections::fill_empty_page`], which reads a whole page, does not apply).
     pub(super) split: bool,
     /// The decisions (score, keep) of the lines decided in the block, before they are
     /// queued.
@@ -49,32 +49,32 @@ pub(super) struct PageBlock {
     /// Scratch for the floor: the decisions.
     pub(super) keep: Vec<bool>,
     pub(super) floor_scores: Vec<f32>,
-    /// Scratch for [`stack::floor::whole_groups`]: the decided lines' groups.
+    /// Scratch for [`second_stage::corrections::whole_groups`]: the decided lines' groups.
     pub(super) groups: Vec<u64>,
-    /// Scratch for [`stack::floor::settle`]: whether each decided line only repeats the
+    /// Scratch for [`second_stage::corrections::apply_corrections`]: whether each decided line only repeats the
     /// site's name.
     pub(super) site_names: Vec<bool>,
-    /// Each line's table cell ([`stack::tables::cell_of`]).
-    pub(super) cells: Vec<stack::tables::Cell>,
+    /// Each line's table cell ([`second_stage::tables::cell_of`]).
+    pub(super) cells: Vec<second_stage::tables::Cell>,
 }
 
 impl PageBlock {
     pub(super) fn new(lookahead: usize, repeats: bool, hints: bool) -> Self {
         // NOTE: room for a whole block from the start: growing vectors of lines by doubling
         // copied each block's lines several times. Untouched capacity costs no memory.
-        let n = stack::page::MAX_LINES;
+        let n = second_stage::page::MAX_LINES;
         PageBlock {
             repeats,
             sigs: Vec::with_capacity(if repeats { n } else { 0 }),
-            signer: stack::page::Signer::new(),
+            signer: second_stage::page::Signer::new(),
             hints_on: hints,
             hints: Vec::with_capacity(if hints {
-                n * stack::hints::N_LINE_HINTS
+                n * second_stage::hints::N_LINE_HINTS
             } else {
                 0
             }),
             lookahead,
-            blocks: stack::page::Blocks::new(),
+            blocks: second_stage::page::Blocks::new(),
             context: 0,
             lines: Vec::with_capacity(n),
             first_rows: Vec::new(),
@@ -128,7 +128,7 @@ impl PageBlock {
             site_names,
             cells,
         } = self;
-        *blocks = stack::page::Blocks::new();
+        *blocks = second_stage::page::Blocks::new();
         *context = 0;
         lines.clear();
         first_rows.clear();
@@ -150,15 +150,15 @@ impl PageBlock {
         cells.clear();
     }
 
-    /// Applies [`stack::floor::settle`] to the decisions of the block's lines `range` (those
+    /// Applies [`second_stage::corrections::apply_corrections`] to the decisions of the block's lines `range` (those
     /// decided in it, after the context, at `threshold`): the lines of the site's name
-    /// dropped when the stage reads the page hints, the `floor`, the rescue when the block
+    /// dropped when the stage reads the page hints, the `floor`, the empty-page fill when the block
     /// is the `last` of a page that was never split (it holds the whole page), and whole
     /// groups when the stage reads the lines' signatures.
-    pub(super) fn settle(
+    pub(super) fn apply_corrections(
         &mut self,
         range: std::ops::Range<usize>,
-        floor: stack::floor::Floor,
+        floor: second_stage::corrections::Floor,
         threshold: f32,
         last: bool,
     ) {
@@ -168,17 +168,17 @@ impl PageBlock {
                 self.sigs[range.clone()]
                     .iter()
                     .zip(&self.paths[range.clone()])
-                    .map(|(s, p)| stack::floor::group_of(s, p)),
+                    .map(|(s, p)| second_stage::corrections::group_of(s, p)),
             );
         }
         let groups = self.repeats.then_some(&self.groups[..]);
         if self.hints_on {
             self.site_names.clear();
-            let n = stack::hints::N_LINE_HINTS;
+            let n = second_stage::hints::N_LINE_HINTS;
             self.site_names.extend(
                 self.hints[range.start * n..range.end * n]
                     .chunks_exact(n)
-                    .map(stack::hints::site_name_line),
+                    .map(second_stage::hints::site_name_line),
             );
         }
         let site_names = self.hints_on.then_some(&self.site_names[..]);
@@ -190,7 +190,7 @@ impl PageBlock {
             &mut self.keep,
             &mut self.floor_scores,
             |scores, keep| {
-                let lines = stack::floor::BlockLines {
+                let lines = second_stage::corrections::BlockLines {
                     scores,
                     threshold,
                     bytes,
@@ -199,7 +199,7 @@ impl PageBlock {
                     site_names,
                     cells: Some(cells),
                 };
-                stack::floor::settle(floor, lines, whole_page, keep)
+                second_stage::corrections::apply_corrections(floor, lines, whole_page, keep)
             },
         );
     }
@@ -207,21 +207,25 @@ impl PageBlock {
     /// Adds a line; true when the block is full.
     pub(super) fn push(
         &mut self,
-        (line, features, kept_hints): Held,
+        (line, features, kept_hints): AwaitingDecision,
         (weight, link_density, landmark): (f32, f32, bool),
         base: &[f32],
-        hints: Option<&[f32; stack::hints::N_LINE_HINTS]>,
+        hints: Option<&[f32; second_stage::hints::N_LINE_HINTS]>,
     ) -> bool {
         if self.hints_on {
             self.hints
                 .extend_from_slice(hints.expect("hint values for a stage that reads them"));
         }
-        self.prose
-            .push(stack::floor::line_bytes(weight, link_density, landmark));
-        self.body.push(stack::floor::body_bytes(weight, landmark));
+        self.prose.push(second_stage::corrections::line_bytes(
+            weight,
+            link_density,
+            landmark,
+        ));
+        self.body
+            .push(second_stage::corrections::body_bytes(weight, landmark));
         self.weights.push(weight);
         self.paths.push(line.path);
-        let place = stack::tables::Place {
+        let place = second_stage::tables::Place {
             tag_cell: line.block == crate::lines::Block::Cell,
             tag_block: matches!(
                 line.block,
@@ -229,12 +233,14 @@ impl PageBlock {
             ),
             in_cell: line.within(crate::lines::ctx::CELL),
         };
-        self.cells.push(stack::tables::cell_of(place, &line.path));
+        self.cells
+            .push(second_stage::tables::cell_of(place, &line.path));
         if self.repeats {
             self.sigs.push(self.signer.signature(&line));
         }
         if self.base.capacity() == 0 {
-            self.base.reserve(stack::page::MAX_LINES * base.len());
+            self.base
+                .reserve(second_stage::page::MAX_LINES * base.len());
         }
         self.base.extend_from_slice(base);
         self.lines.push((line, features, kept_hints));
@@ -255,7 +261,7 @@ impl PageBlock {
 
     /// Drops the lines before `h.carry_start` (the decided lines must have been taken out
     /// of `lines`): the rest start the next block, those before `h.decided_end` as context.
-    pub(super) fn carry(&mut self, h: stack::page::Handover) {
+    pub(super) fn carry(&mut self, h: second_stage::page::Handover) {
         let k = h.carry_start;
         let nb = if self.scores.is_empty() {
             0
@@ -273,16 +279,16 @@ impl PageBlock {
             self.sigs.drain(..k);
         }
         if self.hints_on {
-            self.hints.drain(..k * stack::hints::N_LINE_HINTS);
+            self.hints.drain(..k * second_stage::hints::N_LINE_HINTS);
         }
         self.base.drain(..k * nb);
         self.context = h.decided_end - k;
-        self.blocks = stack::page::Blocks::carrying(&self.weights);
+        self.blocks = second_stage::page::Blocks::carrying(&self.weights);
         debug_assert_eq!(self.lines.len() + self.context, self.scores.len());
     }
 }
 
-/// Lets `add` ([`stack::floor::settle`]) add to the `decided` lines' decisions: it gets their
+/// Lets `add` ([`second_stage::corrections::apply_corrections`]) add to the `decided` lines' decisions: it gets their
 /// scores and decisions, copied into the scratch vectors `scores` and `keep`, and says
 /// whether it added a line.
 fn redecide(

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::features::{self, MAX_CONTEXT};
 use crate::model::{Kernel, Model};
-use crate::stack;
+use crate::second_stage;
 use crate::{Error, Result};
 
 /// Decides whether a line is kept, from its full feature row.
@@ -94,10 +94,10 @@ impl Scorer for Threshold {
 /// column of a row is filled: for writing feature tables.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 #[cfg(feature = "cli")]
-pub struct Observe;
+pub struct AllFeatures;
 
 #[cfg(feature = "cli")]
-impl Scorer for Observe {
+impl Scorer for AllFeatures {
     fn context(&self) -> usize {
         MAX_CONTEXT
     }
@@ -196,7 +196,7 @@ impl ModelScorer {
         if let Some(s2) = &model.stack {
             let copied = &s2.features[s2.n_computed()..];
             for name in copied {
-                let feature = name.strip_prefix(stack::LINE_PREFIX).unwrap_or(name);
+                let feature = name.strip_prefix(second_stage::LINE_PREFIX).unwrap_or(name);
                 stage2_columns.push(find(feature)?);
             }
         }
@@ -249,7 +249,7 @@ impl Scorer for ModelScorer {
 }
 
 /// How the [`Extractor`](super::Extractor) drives a trained model's second stage (see
-/// `crate::stack`): used only for a [`ModelScorer`] whose model has one.
+/// `crate::second_stage`): used only for a [`ModelScorer`] whose model has one.
 impl ModelScorer {
     /// The model given as a [`Scorer`], when it is a [`ModelScorer`] with a second stage:
     /// the extractor then decides with both stages.
@@ -260,14 +260,14 @@ impl ModelScorer {
             .filter(|m| m.model.stack.is_some())
     }
 
-    /// Lines of lookahead of the second stage, at most `stack::MAX_LOOKAHEAD`; 0 when
+    /// Lines of lookahead of the second stage, at most `second_stage::MAX_LOOKAHEAD`; 0 when
     /// there is none.
     pub(crate) fn lookahead(&self) -> usize {
         self.model.stack.as_ref().map_or(0, |s| s.lookahead)
     }
 
-    /// Whether the second stage also reads page-level inputs (`stack::page`): lines are
-    /// then held in blocks of a page (`stack::page::Blocks`) and decided a block at a
+    /// Whether the second stage also reads page-level inputs (`second_stage::page`): lines are
+    /// then held in blocks of a page (`second_stage::page::Blocks`) and decided a block at a
     /// time.
     pub(crate) fn page_stage(&self) -> bool {
         self.model.stack.as_ref().is_some_and(|s| s.page)
@@ -325,7 +325,7 @@ impl ModelScorer {
             .score_rows(rows, width, |score| out.push((score, score >= threshold)));
     }
 
-    /// The second-stage score of a line from its `stack::input_names` row, and whether
+    /// The second-stage score of a line from its `second_stage::input_names` row, and whether
     /// the line is kept.
     pub(crate) fn decide_stage2(&self, row: &[f32]) -> (f32, bool) {
         let (Some(s2), Some(kernel)) = (&self.model.stack, &self.stage2) else {

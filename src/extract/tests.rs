@@ -73,7 +73,7 @@ fn a_reset_extractor_decides_as_a_new_one() {
     // Eight sample pages and the long one are enough for the property: each page is
     // extracted 36 times below, which costs minutes in a debug build for all samples.
     pages.truncate(8);
-    // Longer than a block of the page (stack::page::MAX_LINES lines), in windows-1252.
+    // Longer than a block of the page (second_stage::page::MAX_LINES lines), in windows-1252.
     let mut long = b"<title>Long</title><ul>".to_vec();
     for i in 0..5000 {
         long.extend(format!("<li><a href=/{i}>Item {i}</a> caf").bytes());

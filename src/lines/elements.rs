@@ -9,10 +9,10 @@ use encoding_rs::Encoding;
 
 #[cfg(doc)]
 use super::Splitter;
-use super::guard::{AttrSpan, EndTag, StartTag};
 use super::line::Totals;
 use super::state::{OVERFLOW_ID, Open, State};
 use super::tags::{class_hints, classify, role_ctx};
+use super::tokenizer::{AttrSpan, EndTag, StartTag};
 use super::{MAX_DESCRIPTOR_BYTES, MAX_STACK, ctx, hint, shape};
 
 impl State {

@@ -14,11 +14,12 @@
 //!
 //! # Data flow
 //! The input (transcoded to UTF-8 first when it is UTF-16 or ISO-2022-JP) goes through the
-//! guard (`guard/`), which follows `lol_html`'s lexer state by state, with its tree-builder
-//! feedback, and reports what that tokenizer would report to an element handler on `"*"`, a
-//! document text handler and the end-tag handlers: start tags (name and attribute ranges,
-//! duplicates included, and whether the element can have content), the text of data and
-//! plain-text nodes, the end tags that close open elements, in document order. The splitter
+//! tokenizer (`tokenizer/`, its type `Guard`), which follows `lol_html`'s lexer state by
+//! state, with its tree-builder feedback, and reports what that tokenizer would report to
+//! an element handler on `"*"`, a document text handler and the end-tag handlers: start
+//! tags (name and attribute ranges, duplicates included, and whether the element can have
+//! content), the text of data and plain-text nodes, the end tags that close open elements,
+//! in document order. The splitter
 //! reads names and values from those ranges and decodes them as `lol_html` does (with
 //! `encoding_rs`, from the document's encoding, which a `<meta charset>` in the head switches
 //! when the encoding was only guessed from ASCII bytes); it decodes text nodes as `lol_html`'s text decoder does
@@ -69,7 +70,7 @@
 //! - `<noscript>` is read as a parser with scripting disabled reads it, as markup, and
 //!   breaks lines like a `<div>`: forum software such as Discourse serves every post of a
 //!   thread inside it (`lol_html`, which follows a browser with scripting enabled, reads it
-//!   as raw text; see `guard/`).
+//!   as raw text; see `tokenizer/`).
 //! - A `<title>`, `<textarea>` or `<style>` that is never closed (a page cut or spliced by
 //!   its crawler) is closed, as libxml2 closes it, at a `<` that starts a tag of a common
 //!   element (for `<style>`, `<body` or `</head`) when the element's end tag is not among
@@ -101,10 +102,10 @@
 //! The open-element count is the tokenizer's: it rises with every start tag of an element
 //! that can have content and falls with end tags and with the end tags HTML implies (a
 //! `<p>` closes an open `p`, a `<td>` the open cell, a `<tr>` the open row, an `<li>` the
-//! open item, a `<div>` inside an unclosed `<svg>` the svg, …; see `guard/`), so pages
+//! open item, a `<div>` inside an unclosed `<svg>` the svg, …; see `tokenizer/`), so pages
 //! that leave out optional end tags stay as shallow as with them, and only elements that
 //! really nest (a hundred thousand `<div>`s) reach the cap. Cut constructs and skipped start tags change the bytes the tokenizer
-//! sees one for one (see `guard/`), so offsets and byte accounting are those of the
+//! sees one for one (see `tokenizer/`), so offsets and byte accounting are those of the
 //! input, and the result does not depend on how the input is cut into pieces. Between two
 //! pieces the splitter keeps at most the start tag being read (within [`MAX_TAG_BYTES`]).
 //!
@@ -122,20 +123,20 @@
 
 mod current;
 mod elements;
-mod guard;
 mod line;
 mod shape;
 mod splitter;
 mod state;
 mod tags;
 mod text;
+mod tokenizer;
 
-pub(crate) use guard::KeyHasher;
-pub use guard::{MAX_ATTRIBUTES, MAX_OPEN_ELEMENTS, MAX_TAG_BYTES, RAW_TEXT_WINDOW};
 pub use line::{Line, NO_ELEMENT, PATH_LEVELS, Totals};
 pub use shape::{CodeBlock, ListItem, Span, SpanKind, Structure, TableCell};
 pub use splitter::Splitter;
 pub use tags::{Block, ctx, hint};
+pub(crate) use tokenizer::KeyHasher;
+pub use tokenizer::{MAX_ATTRIBUTES, MAX_OPEN_ELEMENTS, MAX_TAG_BYTES, RAW_TEXT_WINDOW};
 
 use crate::Result;
 #[cfg(doc)]

@@ -4,9 +4,9 @@
 
 use encoding_rs::{Decoder, Encoding};
 
-use super::guard::{Guard, Limits};
 use super::line::Line;
 use super::state::State;
+use super::tokenizer::{Guard, Limits};
 #[cfg(doc)]
 use super::{MAX_ATTRIBUTES, MAX_OPEN_ELEMENTS, MAX_TAG_BYTES, Structure};
 use crate::input::{self, DETECT_BYTES, EncodingSource, PRESCAN_BYTES, Sniffed, Utf8Evidence};
@@ -501,7 +501,7 @@ fn sniffing_done(
 }
 
 /// Most lines given back with [`Splitter::recycle`] that a splitter keeps (those of a
-/// block of a page, [`crate::stack::page::MAX_LINES`]).
+/// block of a page, [`crate::second_stage::page::MAX_LINES`]).
 const SPARE_LINES: usize = 4096;
 
 /// Longest text buffer of a line given back that is kept, in bytes.

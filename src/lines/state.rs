@@ -9,11 +9,11 @@ use encoding_rs::Encoding;
 
 use super::current::Current;
 use super::elements::{ClassHints, Descriptors};
-use super::guard::{AttrSpan, Piece, TextKind};
 use super::line::{Line, Totals};
 use super::text::NodeDecoder;
+use super::tokenizer::{AttrSpan, Piece, TextKind};
 #[cfg(doc)]
-use super::{MAX_STACK, Splitter, guard};
+use super::{MAX_STACK, Splitter, tokenizer};
 use super::{ctx, hint, shape, tags};
 
 /// An element on the splitter's open-element stack.
@@ -55,7 +55,7 @@ pub(super) struct State {
     pub(super) carry: String,
     /// A `\r` was just seen inside `<pre>` (so a following `\n` is the same line end).
     pub(super) pre_cr: bool,
-    /// The tokenizer is being shown a fill (see [`guard`]): its text is not the page's.
+    /// The tokenizer is being shown a fill (see [`tokenizer`]): its text is not the page's.
     pub(super) in_fill: bool,
     /// The tokenizer decodes the input as UTF-8 (as is, or transcoded from UTF-16).
     pub(super) utf8: bool,
@@ -130,7 +130,7 @@ impl State {
         self.max_seen = self.max_seen.max(end as u64);
     }
 
-    /// Applies what the tokenizer has read (see [`guard::Piece`]); `out` holds the bytes
+    /// Applies what the tokenizer has read (see [`tokenizer::Piece`]); `out` holds the bytes
     /// from offset `base` on.
     pub(super) fn apply(&mut self, events: &[Piece], attrs: &[AttrSpan], out: &[u8], base: u64) {
         let bytes = |start: u64, end: u64| -> &[u8] {

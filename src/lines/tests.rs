@@ -1,7 +1,7 @@
 use std::sync::Arc;
 
 use super::elements::style_hides;
-use super::guard::Limits;
+use super::tokenizer::Limits;
 use super::*;
 use crate::Error;
 use crate::input::PRESCAN_BYTES;

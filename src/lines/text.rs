@@ -5,8 +5,8 @@
 
 use encoding_rs::{CoderResult, Decoder};
 
-use super::guard::TextKind;
 use super::state::State;
+use super::tokenizer::TextKind;
 use super::{MAX_LINE_BYTES, ctx};
 
 /// The decoder of a text node.

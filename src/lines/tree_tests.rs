@@ -2,7 +2,7 @@
 //! encoding a document is committed to. Each rule has a minimal reproduction, and the
 //! properties feed documents in pieces that really reach the tokenizer one by one.
 
-use super::guard::Limits;
+use super::tokenizer::Limits;
 use super::*;
 use crate::input::{DETECT_BYTES, EncodingSource, PRESCAN_BYTES};
 

@@ -293,7 +293,7 @@ pub(crate) fn wanted(name: &[u8]) -> bool {
 
 impl Collector {
     /// A collector that stops once the head has been read: [`Collector::head`] is all it
-    /// gives (the page hints of [`crate::stack::hints`] read no more).
+    /// gives (the page hints of [`crate::second_stage::hints`] read no more).
     pub(crate) fn head_only() -> Self {
         Collector {
             head_only: true,
@@ -710,7 +710,7 @@ impl Collector {
     }
 
     /// The metadata as collected so far; with `head`, the title as the head declares it
-    /// (what the page hints of [`crate::stack::hints`] read), else the first `<h1>` when
+    /// (what the page hints of [`crate::second_stage::hints`] read), else the first `<h1>` when
     /// the declared title confirms it.
     fn collected(&self, head: bool) -> Metadata {
         let meta = |keys: &[&str]| -> Option<String> {

@@ -545,7 +545,7 @@ impl Model {
     }
 
     fn validate_stage2(&self, s: &super::Stage2) -> Result<()> {
-        use crate::stack::{LINE_PREFIX, MAX_LOOKAHEAD, window_names};
+        use crate::second_stage::{LINE_PREFIX, MAX_LOOKAHEAD, window_names};
         let bad = |msg: String| Err(Error::ModelFormat(format!("second stage: {msg}")));
         if s.lookahead > MAX_LOOKAHEAD {
             return bad(format!(
@@ -562,7 +562,7 @@ impl Model {
             return bad("the page hints (\"hints\") need the page inputs (\"page\")".into());
         }
         let expected = if s.page {
-            crate::stack::page_input_names(s.lookahead, s.repeats, s.hints, &[])
+            crate::second_stage::page_input_names(s.lookahead, s.repeats, s.hints, &[])
         } else {
             window_names(s.lookahead)
         };

@@ -1,10 +1,10 @@
 //! The second stage of a two-stage model as stored in a model file: a classifier on the
-//! rows that [`crate::stack`] computes from the first-stage scores.
+//! rows that [`crate::second_stage`] computes from the first-stage scores.
 
 use serde::{Deserialize, Serialize};
 
 use super::{ModelKind, Scaler};
-use crate::stack::computed_len;
+use crate::second_stage::computed_len;
 
 /// The second stage of a model file: a classifier on `input_names` rows.
 ///

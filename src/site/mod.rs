@@ -357,7 +357,7 @@ pub(crate) fn read_page(
     let mut out = Vec::new();
     let mut take = |s: &mut crate::lines::Splitter| {
         while let Some(line) = s.next_line() {
-            if let Some(fp) = crate::stack::page::fingerprint(&line) {
+            if let Some(fp) = crate::second_stage::page::fingerprint(&line) {
                 out.push(fp);
             }
             s.recycle(line);
@@ -679,7 +679,7 @@ struct SiteFile {
 pub(crate) struct SiteLine {
     /// The bytes of its text.
     pub text_bytes: u64,
-    /// Its near structure (the first value of [`crate::stack::page::signature`]).
+    /// Its near structure (the first value of [`crate::second_stage::page::signature`]).
     pub near: u32,
     /// The hash of its text (the third value of the signature).
     pub text: u32,
@@ -742,7 +742,7 @@ impl PageTemplate {
         }
         let mut sites = Vec::with_capacity(decided.len());
         let fps = lines.map(|l| {
-            let (fp, [near, _, text]) = crate::stack::page::fingerprint_and_signature(l);
+            let (fp, [near, _, text]) = crate::second_stage::page::fingerprint_and_signature(l);
             sites.push(SiteLine {
                 text_bytes: l.text.len() as u64,
                 near,
@@ -755,14 +755,14 @@ impl PageTemplate {
     }
 
     /// [`PageTemplate::veto`] of lines given by their fingerprints
-    /// ([`crate::stack::page::fingerprint`]), text bytes and near structures.
+    /// ([`crate::second_stage::page::fingerprint`]), text bytes and near structures.
     ///
     /// Two kinds of template line are kept, as parts of the page's own items:
     /// - a line the page writes more than once with different texts that are one
     ///   fingerprint (digits and punctuation aside: "(12) reviews", "(3) reviews"): the
     ///   field of repeated items, a rating or a price, whose values are the page's own;
     /// - a line followed by a kept line that is not template, when the two have the same
-    ///   near structure (the first value of [`crate::stack::page::signature`]) or the page
+    ///   near structure (the first value of [`crate::second_stage::page::signature`]) or the page
     ///   writes the line more than once: the label of a field whose value is the page's
     ///   own ("Dimensions", then the page's size; "Features:" on each product card, then
     ///   the card's features), a line of code among the page's own lines.

@@ -98,7 +98,7 @@ fn fingerprints_ignore_digits_case_and_punctuation_but_not_structure() {
         s.write(html.as_bytes()).unwrap();
         s.end().unwrap();
         std::iter::from_fn(|| s.next_line())
-            .map(|l| crate::stack::page::fingerprint(&l))
+            .map(|l| crate::second_stage::page::fingerprint(&l))
             .collect::<Vec<_>>()
     };
     let a = lines("<div class=box><p>Read 3 comments!</p></div><p>2024</p>");

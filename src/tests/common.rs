@@ -8,7 +8,7 @@ use proptest::prelude::*;
 
 use crate::extract::{Decision, Extractor, Scorer};
 use crate::model::{Model, ModelKind, Scaler, Stage2};
-use crate::stack;
+use crate::second_stage;
 use crate::train::{
     self, Dataset, ModelType, StackParams, StageInputs, TrainParams, decide_stacked,
 };
@@ -87,9 +87,9 @@ pub fn hand_made_two_stage_hints(
     );
     let base = ["density", "ln_text_bytes"];
     let features = if page {
-        stack::page_input_names(lookahead, repeats, hints, &base)
+        second_stage::page_input_names(lookahead, repeats, hints, &base)
     } else {
-        stack::input_names(lookahead, &base)
+        second_stage::input_names(lookahead, &base)
     };
     let n = features.len();
     let weights = (0..n).map(|i| ((i * 7 % 11) as f32 - 5.0) / 5.0).collect();

@@ -16,7 +16,7 @@
 //!   the lines' `html_bytes` and the trailing bytes add up to the bytes read, and those are
 //!   the file's size (for the pages that are not UTF-16 or ISO-2022-JP, which are counted in
 //!   their UTF-8 transcoding);
-//! - a page with prose (at least `stack::floor::PAGE_MIN_BYTES` of text in lines of 40
+//! - a page with prose (at least `second_stage::corrections::PAGE_MIN_BYTES` of text in lines of 40
 //!   bytes or more, mostly not links, outside nav, footer and aside) does not come out
 //!   empty, as the floor under the decisions promises.
 //!
@@ -37,7 +37,7 @@ use std::sync::Arc;
 use super::corpus::{in_parallel, open, page_bytes, readability_tests, wcxb_dev};
 use crate::eval::{mean, word_scores, word_tokens};
 use crate::extract::{Decision, Extractor, ModelScorer, Scorer};
-use crate::stack::floor::{PAGE_MIN_BYTES, landmark_context, prose_bytes};
+use crate::second_stage::corrections::{PAGE_MIN_BYTES, landmark_context, prose_bytes};
 
 /// Size of the pieces a page is written in for the chunking check: prime, so that piece
 /// boundaries fall everywhere in tags, text and multi-byte characters.

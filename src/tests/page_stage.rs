@@ -11,7 +11,7 @@ use super::common::{
 };
 use crate::extract::{Extractor, ModelScorer, Scorer};
 use crate::model::Model;
-use crate::stack::{self, page};
+use crate::second_stage::{self, page};
 use crate::train::{
     self, StackParams, StageInputs, TrainParams, decide_stacked, read_labelled_csv, read_paths,
 };
@@ -65,8 +65,8 @@ proptest! {
         let model = super::common::hand_made_two_stage_hints(3, true, true, true);
         let scorer: Arc<dyn Scorer> = Arc::new(ModelScorer::new(model).unwrap());
         let whole = decide_in(html.as_bytes(), usize::MAX, Arc::clone(&scorer));
-        let title = stack::hints::line_names().iter().position(|n| n == "title_line").unwrap();
-        let article = stack::hints::line_names().iter().position(|n| n == "article").unwrap();
+        let title = second_stage::hints::line_names().iter().position(|n| n == "title_line").unwrap();
+        let article = second_stage::hints::line_names().iter().position(|n| n == "article").unwrap();
         let headline = whole.iter().find(|d| d.line.text == "Cows in stripes").unwrap();
         prop_assert_eq!(headline.hints.unwrap()[title], 1.0);
         prop_assert!(whole.iter().all(|d| d.hints.unwrap()[article] == 1.0));
@@ -335,18 +335,26 @@ fn the_streaming_extractor_decides_like_training_does() {
         // The paths go through their CSV text, as in training.
         let paths = decisions
             .iter()
-            .map(|d| stack::parse_path(&stack::format_path(&d.line.path)).unwrap())
+            .map(|d| second_stage::parse_path(&second_stage::format_path(&d.line.path)).unwrap())
             .collect();
         // And so do the signatures.
         let sigs = decisions
             .iter()
-            .map(|d| stack::parse_signature(&stack::format_signature(&page::signature(&d.line))))
+            .map(|d| {
+                second_stage::parse_signature(&second_stage::format_signature(&page::signature(
+                    &d.line,
+                )))
+            })
             .collect::<Option<Vec<_>>>()
             .unwrap();
         // And the page hints.
         let line_hints = decisions
             .iter()
-            .map(|d| stack::hints::parse_hints(&stack::hints::format_hints(&d.hints.unwrap())))
+            .map(|d| {
+                second_stage::hints::parse_hints(&second_stage::hints::format_hints(
+                    &d.hints.unwrap(),
+                ))
+            })
             .collect::<Option<Vec<_>>>()
             .unwrap();
         let inputs = StageInputs::of(&full, &["density".into(), "ln_text_bytes".into()])
@@ -413,7 +421,7 @@ fn page_models_with_and_without_hints_read_their_own_rows() {
     // A stage without the field reads no hints, as files written before it.
     assert!(!s_old.hints);
     assert_eq!(
-        s_old.features.len() + stack::hints::N_INPUTS,
+        s_old.features.len() + second_stage::hints::N_INPUTS,
         s_new.features.len()
     );
     assert!(!old.to_json().contains("\"hints\""));
@@ -583,7 +591,7 @@ fn the_built_in_model_keeps_a_long_page_of_prose_whole_across_its_blocks() {
 }
 
 /// The built-in model with a second-stage threshold of 1, which no score reaches: every page keeps
-/// nothing, so what comes out is the floor's and the rescue's.
+/// nothing, so what comes out is the floor's and the empty-page fill's.
 fn dropping_everything() -> Arc<dyn Scorer> {
     let mut model = Model::from_json(include_str!("../../models/default.json")).unwrap();
     model.stack.as_mut().expect("a two-stage model").threshold = 1.0;
@@ -602,7 +610,7 @@ fn kept(html: &str, chunk: usize, scorer: Arc<dyn Scorer>) -> Vec<String> {
 #[test]
 fn a_page_of_short_lines_dropped_whole_keeps_its_best_lines_outside_the_landmarks() {
     // A listing: no line is prose (names and prices, under 40 bytes), so the floor has
-    // nothing to keep; the rescue keeps the best scored lines outside the nav and footer.
+    // nothing to keep; the empty-page fill keeps the best scored lines outside the nav and footer.
     let products: String = (0..12)
         .map(|i| format!("<li><a href=/p/{i}><h3>Walnut side table no. {i}</h3></a><span>$ {i}9.00</span></li>\n"))
         .collect();
@@ -634,7 +642,7 @@ fn a_page_of_short_lines_dropped_whole_keeps_its_best_lines_outside_the_landmark
 
 #[test]
 fn a_page_longer_than_a_block_is_not_rescued() {
-    // Each block of a long page may rightly keep nothing: the rescue reads whole pages.
+    // Each block of a long page may rightly keep nothing: the empty-page fill reads whole pages.
     let n = page::MAX_LINES + 200;
     let html: String = (0..n)
         .map(|i| format!("<div><a href=/p/{i}>Item {i}</a></div>\n"))

@@ -14,9 +14,9 @@
 use std::sync::Arc;
 
 use super::common::{decide_in, declared_head};
-use crate::extract::{ModelScorer, Observe, Scorer, Threshold, extract_text};
+use crate::extract::{AllFeatures, ModelScorer, Scorer, Threshold, extract_text};
 use crate::lines::{Line, Splitter};
-use crate::stack::page::MAX_LINES;
+use crate::second_stage::page::MAX_LINES;
 use proptest::prelude::*;
 
 /// Bytes the splitter holds back when the page declares its encoding in its first KiB.
@@ -326,7 +326,7 @@ fn check_one_decision_per_line(
 
 fn scorers() -> Vec<Arc<dyn Scorer>> {
     vec![
-        Arc::new(Observe),
+        Arc::new(AllFeatures),
         Arc::new(Threshold(0.5)),
         Arc::new(ModelScorer::builtin()),
     ]
@@ -441,13 +441,13 @@ fn the_threshold_decides_each_line_as_soon_as_it_is_read() {
     }
 }
 
-/// `Observe`, the scorer behind feature tables (`mainline label`, `lines`, `review`), keeps
+/// `AllFeatures`, the scorer behind feature tables (`mainline label`, `lines`, `review`), keeps
 /// no line and fills every neighbour column: a line's `prevK_`/`nextK_` columns are the
 /// rows of the lines K before and after it.
 #[test]
 fn observe_keeps_nothing_and_fills_the_widest_context() {
     let html = std::fs::read(super::common::sample("article.html")).unwrap();
-    let decisions = decide_in(&html, 4096, Arc::new(Observe));
+    let decisions = decide_in(&html, 4096, Arc::new(AllFeatures));
     let k = crate::features::MAX_CONTEXT;
     assert!(decisions.len() > 2 * k + 1, "{} lines", decisions.len());
     assert!(decisions.iter().all(|d| !d.keep));

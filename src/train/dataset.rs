@@ -331,7 +331,7 @@ pub fn read_paths(path: &Path) -> Result<Option<Vec<[u32; crate::lines::PATH_LEV
         path,
         "path",
         "a path (element numbers separated by spaces)",
-        crate::stack::parse_path,
+        crate::second_stage::parse_path,
     )
 }
 
@@ -342,12 +342,12 @@ pub fn read_paths(path: &Path) -> Result<Option<Vec<[u32; crate::lines::PATH_LEV
 ///
 /// # Errors
 /// [`Error::Csv`] when the file cannot be read or a signature is malformed.
-pub fn read_signatures(path: &Path) -> Result<Option<Vec<crate::stack::page::Signature>>> {
+pub fn read_signatures(path: &Path) -> Result<Option<Vec<crate::second_stage::page::Signature>>> {
     read_column(
         path,
         "sig",
         "a signature (three numbers separated by spaces)",
-        crate::stack::parse_signature,
+        crate::second_stage::parse_signature,
     )
 }
 
@@ -357,13 +357,15 @@ pub fn read_signatures(path: &Path) -> Result<Option<Vec<crate::stack::page::Sig
 ///
 /// # Errors
 /// [`Error::Csv`] when the file cannot be read or an entry is malformed.
-pub fn read_hints(path: &Path) -> Result<Option<Vec<[f32; crate::stack::hints::N_LINE_HINTS]>>> {
+pub fn read_hints(
+    path: &Path,
+) -> Result<Option<Vec<[f32; crate::second_stage::hints::N_LINE_HINTS]>>> {
     read_column(
         path,
         "hints",
         "11 page hint values separated by spaces (CSVs labelled before the hint \
          site_name_line have 10: label the pages again with mainline label)",
-        crate::stack::hints::parse_hints,
+        crate::second_stage::hints::parse_hints,
     )
 }
 

@@ -273,10 +273,10 @@ impl Recipe {
             ));
         }
         if let Some(s) = &self.stack {
-            if s.lookahead > crate::stack::MAX_LOOKAHEAD {
+            if s.lookahead > crate::second_stage::MAX_LOOKAHEAD {
                 return bad(format!(
                     "stack.lookahead must be at most {}, got {}",
-                    crate::stack::MAX_LOOKAHEAD,
+                    crate::second_stage::MAX_LOOKAHEAD,
                     s.lookahead
                 ));
             }
@@ -365,14 +365,14 @@ fn is_both(v: &super::AugmentStages) -> bool {
     *v == super::AugmentStages::Both
 }
 
-/// The first-stage features a second stage copies: `few` ([`crate::stack::BASE_INPUTS`]) or
+/// The first-stage features a second stage copies: `few` ([`crate::second_stage::BASE_INPUTS`]) or
 /// `base` (every feature of the line itself, [`features::BASE`]).
 ///
 /// # Errors
 /// [`Error::Other`] for any other name.
 pub fn stack_base(name: &str) -> Result<Vec<String>> {
     Ok(match name {
-        "few" => crate::stack::BASE_INPUTS
+        "few" => crate::second_stage::BASE_INPUTS
             .iter()
             .map(|s| s.to_string())
             .collect(),

@@ -1,11 +1,11 @@
 //! The decisions of a trained two-stage model on labelled rows, made as the streaming
 //! extractor makes them: scores and thresholds ([`score_stacked`]), then the floor and
-//! the rest of [`crate::stack::floor::settle`] per page block ([`keep_stacked`]).
+//! the rest of [`crate::second_stage::corrections::apply_corrections`] per page block ([`keep_stacked`]).
 
 use super::super::Dataset;
 use super::inputs::{StageInputs, page_blocks, stage1_scores, stage2_rows};
 use crate::model::Model;
-use crate::stack;
+use crate::second_stage;
 
 /// Keep/drop decisions of a two-stage `model` for `rows` of `data` (ascending, pages
 /// contiguous), computed as the streaming extractor does (see [`keep_stacked`]).
@@ -22,8 +22,8 @@ pub fn decide_stacked(
 
 /// The decisions from the scores and thresholds of [`score_stacked`]: a line is kept when
 /// its score reaches its threshold, and with a page-level second stage the floor of
-/// [`stack::floor`], the rescue of a page of one block and (with signatures) whole groups
-/// are applied to each block of a page by [`stack::floor::settle`], as in the extractor.
+/// [`second_stage::corrections`], the empty-page fill of a page of one block and (with signatures) whole groups
+/// are applied to each block of a page by [`second_stage::corrections::apply_corrections`], as in the extractor.
 #[cfg(feature = "cli")]
 pub fn keep_stacked(
     model: &Model,
@@ -34,7 +34,7 @@ pub fn keep_stacked(
 ) -> Vec<bool> {
     let mut keep: Vec<bool> = scored.iter().map(|&(s, t)| s >= t).collect();
     if let Some(s2) = model.stack.as_ref().filter(|s2| s2.page) {
-        // Where each row sits against table cells (for the whole tables of `settle`);
+        // Where each row sits against table cells (for the whole tables of `apply_corrections`);
         // nowhere for data without the columns.
         let column = |name: &str| data.feature_index(name).map(|c| data.x.column(c));
         let [tag_cell, tag_p, tag_div, in_cell] =
@@ -42,16 +42,16 @@ pub fn keep_stacked(
         let on = |c: &Option<ndarray::ArrayView1<'_, f32>>, r: usize| {
             c.as_ref().is_some_and(|c| c[r] > 0.0)
         };
-        let place = |r: usize| stack::tables::Place {
+        let place = |r: usize| second_stage::tables::Place {
             tag_cell: on(&tag_cell, r),
             tag_block: on(&tag_p, r) || on(&tag_div, r),
             in_cell: on(&in_cell, r),
         };
         for block in page_blocks(data, inputs, rows) {
             let floor = if s2.first_stage_only(block.lines.len()) {
-                stack::floor::SHORT
+                second_stage::corrections::SHORT
             } else {
-                stack::floor::LONG
+                second_stage::corrections::LONG
             };
             let scores: Vec<f32> = block.decided.clone().map(|i| scored[i].0).collect();
             let (bytes, body): (Vec<(u64, u64)>, Vec<u64>) = block
@@ -61,8 +61,12 @@ pub fn keep_stacked(
                     let (r, landmark) = (rows[i], inputs.landmark[rows[i]]);
                     let weight = inputs.weight[r];
                     (
-                        stack::floor::line_bytes(weight, inputs.link_density[r], landmark),
-                        stack::floor::body_bytes(weight, landmark),
+                        second_stage::corrections::line_bytes(
+                            weight,
+                            inputs.link_density[r],
+                            landmark,
+                        ),
+                        second_stage::corrections::body_bytes(weight, landmark),
                     )
                 })
                 .unzip();
@@ -75,7 +79,9 @@ pub fn keep_stacked(
                     block
                         .decided
                         .clone()
-                        .map(|i| stack::floor::group_of(&sigs[rows[i]], &paths[rows[i]]))
+                        .map(|i| {
+                            second_stage::corrections::group_of(&sigs[rows[i]], &paths[rows[i]])
+                        })
                         .collect()
                 });
             let site_names: Option<Vec<bool>> =
@@ -83,19 +89,20 @@ pub fn keep_stacked(
                     block
                         .decided
                         .clone()
-                        .map(|i| stack::hints::site_name_line(&hints[rows[i]]))
+                        .map(|i| second_stage::hints::site_name_line(&hints[rows[i]]))
                         .collect()
                 });
-            let cells: Option<Vec<stack::tables::Cell>> = inputs.paths.as_ref().map(|paths| {
-                block
-                    .decided
-                    .clone()
-                    .map(|i| stack::tables::cell_of(place(rows[i]), &paths[rows[i]]))
-                    .collect()
-            });
+            let cells: Option<Vec<second_stage::tables::Cell>> =
+                inputs.paths.as_ref().map(|paths| {
+                    block
+                        .decided
+                        .clone()
+                        .map(|i| second_stage::tables::cell_of(place(rows[i]), &paths[rows[i]]))
+                        .collect()
+                });
             // One threshold decides a block: the second stage's, or the first stage's.
             let threshold = block.decided.clone().next().map_or(0.5, |i| scored[i].1);
-            let lines = stack::floor::BlockLines {
+            let lines = second_stage::corrections::BlockLines {
                 scores: &scores,
                 threshold,
                 bytes: &bytes,
@@ -104,7 +111,12 @@ pub fn keep_stacked(
                 site_names: site_names.as_deref(),
                 cells: cells.as_deref(),
             };
-            stack::floor::settle(floor, lines, block.whole, &mut keep[block.decided]);
+            second_stage::corrections::apply_corrections(
+                floor,
+                lines,
+                block.whole,
+                &mut keep[block.decided],
+            );
         }
     }
     keep

@@ -7,7 +7,7 @@ use ndarray::Array2;
 use super::super::Dataset;
 use crate::lines::PATH_LEVELS;
 use crate::model::Model;
-use crate::stack::{self, Window};
+use crate::second_stage::{self, Window};
 use crate::{Error, Result};
 
 /// Pages of `rows` (ascending row indices): runs of consecutive rows of one document.
@@ -39,23 +39,23 @@ pub(super) struct PageBlock {
 }
 
 /// The blocks that the pages of `rows` are cut into for a page-level second stage, in the
-/// places the extractor cuts them, overlapping as it does ([`stack::page::Blocks`],
-/// [`stack::page::handover`]).
+/// places the extractor cuts them, overlapping as it does ([`second_stage::page::Blocks`],
+/// [`second_stage::page::handover`]).
 pub(super) fn page_blocks(data: &Dataset, inputs: &StageInputs, rows: &[usize]) -> Vec<PageBlock> {
     let mut out = Vec::new();
     for range in pages(data, rows) {
-        let mut blocks = stack::page::Blocks::new();
+        let mut blocks = second_stage::page::Blocks::new();
         let (mut start, mut context) = (range.start, 0);
         for i in range.clone() {
             if blocks.push(inputs.weight[rows[i]]) {
                 let weights: Vec<f32> = (start..=i).map(|j| inputs.weight[rows[j]]).collect();
-                let h = stack::page::handover(&weights, context);
+                let h = second_stage::page::handover(&weights, context);
                 out.push(PageBlock {
                     lines: start..i + 1,
                     decided: start + context..start + h.decided_end,
                     whole: false,
                 });
-                blocks = stack::page::Blocks::carrying(&weights[h.carry_start..]);
+                blocks = second_stage::page::Blocks::carrying(&weights[h.carry_start..]);
                 context = h.decided_end - h.carry_start;
                 start += h.carry_start;
             }
@@ -93,10 +93,10 @@ pub struct StageInputs {
     pub paths: Option<Vec<[u32; PATH_LEVELS]>>,
     /// Each row's signature (the CSV's `sig` column), when known; page-level
     /// stages with [`Stage2::repeats`](crate::model::Stage2::repeats) need them.
-    pub sigs: Option<Vec<stack::page::Signature>>,
+    pub sigs: Option<Vec<second_stage::page::Signature>>,
     /// Each row's page hint values (the CSV's `hints` column), when known; stages with
     /// [`Stage2::hints`](crate::model::Stage2::hints) need them.
-    pub hints: Option<Vec<[f32; stack::hints::N_LINE_HINTS]>>,
+    pub hints: Option<Vec<[f32; second_stage::hints::N_LINE_HINTS]>>,
     /// Whether each row comes from a page variant (the CSV's `variant` column, `mainline
     /// label --augment`), when known. Such rows train both stages (or the second alone,
     /// [`StackParams::augment_stages`](super::StackParams::augment_stages)), but the thresholds of both are chosen on the rows
@@ -157,7 +157,10 @@ impl StageInputs {
     ///
     /// # Errors
     /// [`Error::FeatureMismatch`] when there is not one signature per row.
-    pub fn with_signatures(mut self, sigs: Vec<stack::page::Signature>) -> Result<StageInputs> {
+    pub fn with_signatures(
+        mut self,
+        sigs: Vec<second_stage::page::Signature>,
+    ) -> Result<StageInputs> {
         self.sigs = Some(self.one_per_row(sigs, "signatures")?);
         Ok(self)
     }
@@ -168,7 +171,7 @@ impl StageInputs {
     /// [`Error::FeatureMismatch`] when there are not values for every row.
     pub fn with_hints(
         mut self,
-        hints: Vec<[f32; stack::hints::N_LINE_HINTS]>,
+        hints: Vec<[f32; second_stage::hints::N_LINE_HINTS]>,
     ) -> Result<StageInputs> {
         self.hints = Some(self.one_per_row(hints, "hint values")?);
         Ok(self)
@@ -207,17 +210,17 @@ impl StageInputs {
     ) -> Vec<String> {
         let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
         if page {
-            stack::page_input_names(k, repeats, hints, &names)
+            second_stage::page_input_names(k, repeats, hints, &names)
         } else {
-            stack::input_names(k, &names)
+            second_stage::input_names(k, &names)
         }
     }
 }
 
 /// Second-stage rows for `rows` given their first-stage `scores` (one per row, same order).
 ///
-/// With `page`, the rows of a page-level stage ([`stack::page_input_names`]), each page cut
-/// into blocks as the extractor cuts it ([`stack::page::Blocks`]); with `repeats` too, of a
+/// With `page`, the rows of a page-level stage ([`second_stage::page_input_names`]), each page cut
+/// into blocks as the extractor cuts it ([`second_stage::page::Blocks`]); with `repeats` too, of a
 /// stage that also reads the lines' signatures ([`Stage2::repeats`](crate::model::Stage2::repeats)), and with `hints` too
 /// the page hints ([`Stage2::hints`](crate::model::Stage2::hints)): `(repeats, hints)`. Both without `page` change
 /// nothing.
@@ -253,7 +256,7 @@ pub fn stage2_rows(
             let r: Vec<usize> = block.clone().map(|j| rows[j]).collect();
             let weights: Vec<f32> = r.iter().map(|&x| inputs.weight[x]).collect();
             let p: Vec<[u32; PATH_LEVELS]> = r.iter().map(|&x| paths[x]).collect();
-            let sigs: Option<Vec<stack::page::Signature>> = repeats.then(|| {
+            let sigs: Option<Vec<second_stage::page::Signature>> = repeats.then(|| {
                 let sigs = inputs
                     .sigs
                     .as_ref()
@@ -267,13 +270,13 @@ pub fn stage2_rows(
                     .expect("a second stage with page hints needs the lines' hint values");
                 r.iter().flat_map(|&x| h[x]).collect()
             });
-            let shape = stack::BlockRows {
+            let shape = second_stage::BlockRows {
                 lookahead,
                 repeats,
                 hints,
                 base_len: inputs.base.ncols(),
             };
-            stack::block_rows(
+            second_stage::block_rows(
                 shape,
                 &scores[block.clone()],
                 &weights,

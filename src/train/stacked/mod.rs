@@ -1,5 +1,5 @@
 //! Two-stage training: a per-line model, then a second stage on the window of first-stage
-//! scores around each line (see [`crate::stack`]).
+//! scores around each line (see [`crate::second_stage`]).
 //!
 //! The second stage must learn from scores like the ones it will see on new sites, not from
 //! a first stage that has already seen the page. So the training rows are split by group
@@ -28,7 +28,7 @@ use super::{
 };
 use crate::model::Model;
 use crate::model::Stage2;
-use crate::stack;
+use crate::second_stage;
 use crate::{Error, Result};
 
 /// Parameters of the second stage.
@@ -88,9 +88,12 @@ impl Default for StackParams {
             inner_folds: 3,
             model: ModelType::Mlp,
             hidden: vec![16],
-            base: stack::BASE_INPUTS.iter().map(|s| s.to_string()).collect(),
+            base: second_stage::BASE_INPUTS
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
             page: false,
-            min_block_lines: stack::page::MIN_BLOCK_LINES,
+            min_block_lines: second_stage::page::MIN_BLOCK_LINES,
             repeats: false,
             hints: false,
             ensemble: 1,
@@ -150,10 +153,10 @@ pub fn train_stacked(
     progress: &mut dyn FnMut(&str),
 ) -> Result<(Model, TrainReport)> {
     let k = stack_params.lookahead;
-    if k > stack::MAX_LOOKAHEAD {
+    if k > second_stage::MAX_LOOKAHEAD {
         return Err(Error::Training(format!(
             "lookahead {k} is more than {}",
-            stack::MAX_LOOKAHEAD
+            second_stage::MAX_LOOKAHEAD
         )));
     }
     let page = stack_params.page;

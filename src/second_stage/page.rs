@@ -869,7 +869,7 @@ mod doc_examples {
     #[test]
     fn doc_stack_page() -> Result<(), Box<dyn std::error::Error>> {
         use crate::lines::{NO_ELEMENT, PATH_LEVELS};
-        use crate::stack::page::{inputs, names};
+        use crate::second_stage::page::{inputs, names};
 
         // Two lines in one paragraph (element 3) inside an article (element 1), and a menu
         // item (element 5) inside a nav (element 4).
@@ -886,7 +886,7 @@ mod doc_examples {
 
     #[test]
     fn doc_stack_page_handover() -> Result<(), Box<dyn std::error::Error>> {
-        use crate::stack::page::{Handover, OVERLAP_LINES, handover};
+        use crate::second_stage::page::{Handover, OVERLAP_LINES, handover};
         let h = handover(&[1.0; 4096], 0);
         assert_eq!(h.carry_start, 4096 - OVERLAP_LINES);
         assert_eq!(h.decided_end, 4096 - OVERLAP_LINES / 2);
@@ -904,7 +904,7 @@ mod doc_examples {
 
     #[test]
     fn doc_stack_page_signature() -> Result<(), Box<dyn std::error::Error>> {
-        use crate::stack::page::signature;
+        use crate::second_stage::page::signature;
 
         let html = b"<ul class=grid><li class=item-1>Red shoe</li><li class=item-2>Blue shoe</li>\
                      <li class=item-3>Red shoe</li></ul><p class=note>Red shoe</p>";
@@ -919,7 +919,7 @@ mod doc_examples {
 
     #[test]
     fn doc_stack_page_signer() -> Result<(), Box<dyn std::error::Error>> {
-        use crate::stack::page::{Signer, signature};
+        use crate::second_stage::page::{Signer, signature};
 
         let lines = crate::lines::split(b"<div class=a><p class=b>One</p><p class=b>Two</p></div>")
             .unwrap();

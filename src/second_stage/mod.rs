@@ -17,7 +17,7 @@
 //! line's score against the whole page and pooled over its enclosing elements. Its rows
 //! ([`page_input_names`]) are computed a block of the page at a time by [`block_rows`].
 
-pub mod floor;
+pub mod corrections;
 pub mod hints;
 pub mod page;
 pub mod tables;
@@ -709,7 +709,7 @@ mod tests {
 mod doc_examples {
     #[test]
     fn doc_stack() -> Result<(), Box<dyn std::error::Error>> {
-        use crate::stack::{Window, input_names};
+        use crate::second_stage::{Window, input_names};
 
         let mut w = Window::new(2);
         let mut rows = Vec::new();
@@ -735,7 +735,7 @@ mod doc_examples {
     #[test]
     fn doc_stack_block_rows() -> Result<(), Box<dyn std::error::Error>> {
         use crate::lines::{NO_ELEMENT, PATH_LEVELS};
-        use crate::stack::{BlockRows, block_rows, page_input_names};
+        use crate::second_stage::{BlockRows, block_rows, page_input_names};
 
         let paths = [[NO_ELEMENT; PATH_LEVELS]; 3];
         let mut rows = Vec::new();

@@ -1,4 +1,5 @@
-//! A floor under a page's decisions: a page with prose never comes out empty or nearly so.
+//! Corrections applied after the model's decisions. First, a floor under a page's
+//! decisions: a page with prose never comes out empty or nearly so.
 //!
 //! A model trained on WCXB pages has seen few pages like a user's first try: a handful of
 //! paragraphs, a title, maybe a code block. On such pages it can score every line below its
@@ -23,10 +24,10 @@
 //! scored highest: what the model ranks is kept, where its threshold would have cut.
 //!
 //! A page without prose can still have a main text: a listing's product names and prices,
-//! a shop's category links, lines of fewer than 40 bytes or mostly links. [`rescue`] keeps
+//! a shop's category links, lines of fewer than 40 bytes or mostly links. [`fill_empty_page`] keeps
 //! such a page from coming out empty: when a whole page keeps nothing although it has at
 //! least [`BODY_MIN_BYTES`] of text outside the landmarks, its lines outside the landmarks
-//! scored at least [`RESCUE_NEAR_BEST`] of the best of them are kept. A page whose text is
+//! scored at least [`EMPTY_PAGE_NEAR_BEST`] of the best of them are kept. A page whose text is
 //! all menus and footers (a page drawn by scripts before they run) stays empty.
 //!
 //! The cards of one grid, the rows of one table and the posts of one thread score alike
@@ -39,7 +40,7 @@
 //! the threshold, all of them.
 //!
 //! A line whose whole text is the site's name ([`super::hints::site_name_line`]: a logo's
-//! text, a masthead, the one heading of a page drawn by scripts) is never kept: [`settle`]
+//! text, a masthead, the one heading of a page drawn by scripts) is never kept: [`apply_corrections`]
 //! drops it before the floor and again after the groups.
 
 /// Lines with less text than this (bytes) are not prose: menus, buttons, captions.
@@ -52,12 +53,12 @@ pub const PROSE_MAX_LINK_DENSITY: f64 = 0.5;
 pub const PAGE_MIN_BYTES: u64 = 250;
 
 /// A whole page that keeps nothing although it holds at least this much text (bytes)
-/// outside the navigation, footer and aside landmarks is [`rescue`]d.
+/// outside the navigation, footer and aside landmarks is [`fill_empty_page`]d.
 pub const BODY_MIN_BYTES: u64 = 250;
 
-/// The lines [`rescue`] keeps: those outside the landmarks scored at least this fraction
+/// The lines [`fill_empty_page`] keeps: those outside the landmarks scored at least this fraction
 /// of the best such line's score.
-pub const RESCUE_NEAR_BEST: f32 = 0.5;
+pub const EMPTY_PAGE_NEAR_BEST: f32 = 0.5;
 
 /// When the floor applies, and how much of the prose it then keeps.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -126,7 +127,7 @@ pub fn line_bytes(ln_text_bytes: f32, link_density: f32, landmark: bool) -> (u64
 }
 
 /// The text of a line outside the navigation, footer and aside landmarks, in bytes (0 in
-/// a landmark), from its `ln_text_bytes` feature, as [`rescue`] counts it.
+/// a landmark), from its `ln_text_bytes` feature, as [`fill_empty_page`] counts it.
 #[inline]
 pub fn body_bytes(ln_text_bytes: f32, landmark: bool) -> u64 {
     if landmark {
@@ -139,13 +140,13 @@ pub fn body_bytes(ln_text_bytes: f32, landmark: bool) -> u64 {
 /// Keeps a whole page from coming out empty when it has text outside its landmarks:
 /// `scores` are its lines' scores, `body` their [`body_bytes`] and `keep` the decisions.
 /// When nothing is kept and the lines hold at least [`BODY_MIN_BYTES`] of body text, the
-/// lines with body text scored at least [`RESCUE_NEAR_BEST`] of the best of them are kept.
+/// lines with body text scored at least [`EMPTY_PAGE_NEAR_BEST`] of the best of them are kept.
 /// Returns whether anything was added. Apply it to a whole page, not to a block of one:
 /// a block of a long page may rightly keep nothing.
 ///
 /// # Panics
 /// When the slices differ in length.
-pub fn rescue(scores: &[f32], body: &[u64], keep: &mut [bool]) -> bool {
+pub fn fill_empty_page(scores: &[f32], body: &[u64], keep: &mut [bool]) -> bool {
     assert!(
         scores.len() == body.len() && body.len() == keep.len(),
         "one value per line"
@@ -161,7 +162,7 @@ pub fn rescue(scores: &[f32], body: &[u64], keep: &mut [bool]) -> bool {
         .fold(f32::NEG_INFINITY, f32::max);
     let mut changed = false;
     for ((k, &s), &b) in keep.iter_mut().zip(scores).zip(body) {
-        if b > 0 && s >= RESCUE_NEAR_BEST * best {
+        if b > 0 && s >= EMPTY_PAGE_NEAR_BEST * best {
             *k = true;
             changed = true;
         }
@@ -219,7 +220,7 @@ pub const GROUP_NEAR_THRESHOLD: f32 = 0.6;
 ///   holds more text than all the lines kept so far outside the landmarks (some) and
 ///   at least half its lines score at least [`GROUP_NEAR_THRESHOLD`] of the threshold:
 ///   all of them. The teasers after an article are prose, and the floor sees to prose; a
-///   page that keeps nothing is left to the floor and the rescue.
+///   page that keeps nothing is left to the floor and the empty-page fill.
 ///
 /// Returns whether anything was added.
 ///
@@ -303,7 +304,7 @@ pub fn whole_groups(lines: &BlockLines<'_>, keep: &mut [bool]) -> bool {
     changed
 }
 
-/// The lines of one block as [`settle`] reads them: their scores, their text and prose
+/// The lines of one block as [`apply_corrections`] reads them: their scores, their text and prose
 /// bytes ([`line_bytes`]), their [`body_bytes`] and, when known, their groups
 /// ([`group_of`]).
 #[derive(Debug, Clone, Copy)]
@@ -328,18 +329,23 @@ pub struct BlockLines<'a> {
 
 /// What follows the model's decisions on one block, in order: the lines that only repeat
 /// the site's name are dropped (when known: a logo's text, a masthead), then come the
-/// `floor`, the [`rescue`] when the block is the `whole_page`, and [`whole_groups`] when
+/// `floor`, the [`fill_empty_page`] when the block is the `whole_page`, and [`whole_groups`] when
 /// the lines' groups are known, none of which keeps a line of the site's name again. The
 /// extractor and training both decide through it, so the order is one. Returns whether
 /// any decision changed.
 ///
 /// # Panics
 /// When the slices differ in length.
-pub fn settle(floor: Floor, lines: BlockLines<'_>, whole_page: bool, keep: &mut [bool]) -> bool {
+pub fn apply_corrections(
+    floor: Floor,
+    lines: BlockLines<'_>,
+    whole_page: bool,
+    keep: &mut [bool],
+) -> bool {
     let mut changed = drop_site_names(lines.site_names, keep);
     changed |= floor.apply(lines.scores, lines.bytes, keep);
     if whole_page {
-        changed |= rescue(lines.scores, lines.body, keep);
+        changed |= fill_empty_page(lines.scores, lines.body, keep);
     }
     changed |= whole_groups(&lines, keep);
     if let Some(cells) = lines.cells {
@@ -538,16 +544,16 @@ mod tests {
         // least 0.15 with body text are kept.
         let body = [100, 100, 100, 0];
         let mut keep = [false; 4];
-        assert!(rescue(&scores, &body, &mut keep));
+        assert!(fill_empty_page(&scores, &body, &mut keep));
         assert_eq!(keep, [true, true, false, false]);
         // A page that keeps something is left alone.
         let mut keep = [false, false, true, false];
-        assert!(!rescue(&scores, &body, &mut keep));
+        assert!(!fill_empty_page(&scores, &body, &mut keep));
         assert_eq!(keep, [false, false, true, false]);
         // Menus and footers alone, or too little text: left empty.
         let mut keep = [false; 4];
-        assert!(!rescue(&scores, &[0, 0, 0, 0], &mut keep));
-        assert!(!rescue(&scores, &[100, 100, 49, 0], &mut keep));
+        assert!(!fill_empty_page(&scores, &[0, 0, 0, 0], &mut keep));
+        assert!(!fill_empty_page(&scores, &[100, 100, 49, 0], &mut keep));
         assert_eq!(keep, [false; 4]);
         assert_eq!(body_bytes(f64::from(100u32).ln_1p() as f32, false), 100);
         assert_eq!(body_bytes(f64::from(100u32).ln_1p() as f32, true), 0);
@@ -566,13 +572,13 @@ mod tests {
                 site_names: site,
                 cells: None,
             };
-            settle(LONG, lines, true, keep)
+            apply_corrections(LONG, lines, true, keep)
         };
         let site = [true, false, false];
         let mut keep = [true, true, false];
         assert!(settled(&[0.9, 0.8, 0.1], &mut keep, Some(&site)));
         assert_eq!(keep, [false, true, false]);
-        // Dropping the name leaves the page empty: the rescue keeps the lines scored near
+        // Dropping the name leaves the page empty: the empty-page fill keeps the lines scored near
         // the best, but not the name again.
         let mut keep = [true, false, false];
         assert!(settled(&[0.9, 0.6, 0.1], &mut keep, Some(&site)));
@@ -697,7 +703,7 @@ mod tests {
         let scores = [0.9, 0.35, 0.29, 0.1, 0.1];
         assert!(!groups_kept(&scores, 0.5, text, &groups, &mut keep));
         // A page that keeps nothing, or only in its landmarks, is left to the floor and
-        // the rescue.
+        // the empty-page fill.
         let scores = [0.9, 0.45, 0.45, 0.45, 0.45];
         let mut keep = [false; 5];
         assert!(!groups_kept(&scores, 0.5, text, &groups, &mut keep));
@@ -736,7 +742,7 @@ mod tests {
 mod doc_examples {
     #[test]
     fn doc_stack_floor() -> Result<(), Box<dyn std::error::Error>> {
-        use crate::stack::floor::{SHORT, prose_bytes};
+        use crate::second_stage::corrections::{SHORT, prose_bytes};
 
         // Three paragraphs scored below a threshold of 0.5, and a short menu line.
         let scores = [0.30, 0.25, 0.28, 0.10];
@@ -750,7 +756,7 @@ mod doc_examples {
 
     #[test]
     fn doc_stack_floor_rescue() -> Result<(), Box<dyn std::error::Error>> {
-        use crate::stack::floor::rescue;
+        use crate::second_stage::corrections::fill_empty_page;
 
         // A listing: product names and prices in short link lines the model scores low,
         // and a footer (no body text). The names are kept; the prices, scored under half
@@ -758,7 +764,7 @@ mod doc_examples {
         let scores = [0.30, 0.28, 0.12, 0.26, 0.11, 0.05];
         let body = [120, 110, 20, 100, 20, 0];
         let mut keep = [false; 6];
-        assert!(rescue(&scores, &body, &mut keep));
+        assert!(fill_empty_page(&scores, &body, &mut keep));
         assert_eq!(keep, [true, true, false, true, false, false]);
         Ok(())
     }

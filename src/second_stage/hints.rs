@@ -6,7 +6,7 @@
 //! (an article, a product, a forum thread, a list), its title (the headline: an article's
 //! text follows the line that repeats it), its description (often the article's first
 //! paragraph) and its site's name (a line that is only that name is a logo's text or a
-//! masthead, which [`super::floor::settle`] drops). [`Tracker`] reads those from the
+//! masthead, which [`super::corrections::apply_corrections`] drops). [`Tracker`] reads those from the
 //! metadata known when the first line of the body came out ([`crate::lines::Splitter`]
 //! collects it) and gives each line its [`line_names`] values in the stream's order;
 //! [`append`] turns the values of a block's lines into the second stage's inputs
@@ -127,7 +127,7 @@ pub fn names() -> Vec<String> {
 
 /// Whether a line of these hint values ([`Tracker::line`]) only repeats the site's name:
 /// a logo's text, a masthead, the brand over a footer. Such a line is never the main
-/// text; [`super::floor::settle`] drops it.
+/// text; [`super::corrections::apply_corrections`] drops it.
 ///
 /// # Panics
 /// When `hints` holds fewer than [`N_LINE_HINTS`] values.

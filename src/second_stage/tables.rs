@@ -19,8 +19,8 @@
 //! The rule only adds lines, only to tables of which the decisions kept something, and
 //! reads nothing but the lines' enclosing elements ([`crate::lines::Line::path`]) and
 //! whether their text sits in a table cell, which the extractor and training both know;
-//! it is applied after the model's decisions and the groups of [`super::floor`] (see
-//! [`super::floor::settle`]).
+//! it is applied after the model's decisions and the groups of [`super::corrections`] (see
+//! [`super::corrections::apply_corrections`]).
 
 use std::collections::{HashMap, HashSet};
 
@@ -76,7 +76,7 @@ pub fn cell_of(place: Place, path: &[u32; crate::lines::PATH_LEVELS]) -> Cell {
 
 /// Keeps the rows of data tables whole (see the [module documentation](self)). `cells`
 /// are the lines' [`Cell`]s, `body` their text outside the landmarks
-/// ([`super::floor::body_bytes`]: lines without are never added) and `keep` the
+/// ([`super::corrections::body_bytes`]: lines without are never added) and `keep` the
 /// decisions. Returns whether anything was added.
 ///
 /// # Panics
