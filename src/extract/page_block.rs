@@ -150,11 +150,11 @@ impl PageBlock {
         cells.clear();
     }
 
-    /// Applies [`second_stage::corrections::apply_corrections`] to the decisions of the block's lines `range` (those
-    /// decided in it, after the context, at `threshold`): the lines of the site's name
-    /// dropped when the stage reads the page hints, the `floor`, the empty-page fill when the block
-    /// is the `last` of a page that was never split (it holds the whole page), and whole
-    /// groups when the stage reads the lines' signatures.
+    /// Applies [`second_stage::corrections::apply_corrections`] to the decisions of the
+    /// block's lines `range` (those decided in it, after the context, at `threshold`): the
+    /// lines of the site's name dropped when the stage reads the page hints, the `floor`,
+    /// the empty-page fill when the block is the `last` of a page that was never split (it
+    /// holds the whole page), and whole groups when the stage reads the lines' signatures.
     pub(super) fn apply_corrections(
         &mut self,
         range: std::ops::Range<usize>,
