@@ -526,10 +526,11 @@ pub(crate) fn local_day(declared: &str, shown: &str, day_first: bool) -> Option<
     let day = text_date(shown, day_first)?;
     let shown_clock = clock(shown)?;
     let declared_day = declared.get(..10)?;
-    if !one_day_apart(declared_day, &day.iso()) {
+    let shown_day = day.iso();
+    if !one_day_apart(declared_day, &shown_day) {
         return None;
     }
-    let later = day.iso().as_str() > declared_day;
+    let later = shown_day.as_str() > declared_day;
     let offset =
         if later { 1440 } else { -1440 } + i64::from(shown_clock) - i64::from(declared_clock);
     ((-720..=840).contains(&offset) && offset % 15 == 0 && offset != 0).then_some(day)

@@ -56,7 +56,7 @@ pub(crate) use byline::byline_descriptor;
 pub use date::iso_date;
 use date::text_date;
 use json_ld::{JsonLd, Ld};
-use published::{Dates, date_key};
+use published::{DECLARED_KEYS, Dates, date_key};
 pub use title::trim_site_name;
 pub use url::resolve;
 
@@ -901,24 +901,12 @@ fn interesting(key: &str) -> bool {
         || [
             "author",
             "description",
-            "date",
-            "pubdate",
             "application-name",
             "content-language",
-            "datepublished",
             "datemodified",
-            "publish-date",
-            "publish_date",
-            "publishdate",
-            "published_time",
-            "published-date",
-            "date_published",
-            "datecreated",
-            "uploaddate",
-            "pub_date",
-            "article_date_original",
         ]
         .iter()
+        .chain(&DECLARED_KEYS)
         .any(|n| n.eq_ignore_ascii_case(k))
         || date_key(k)
 }

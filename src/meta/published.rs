@@ -52,6 +52,37 @@ fn shown_over_declared(
         && published_time.and_then(|p| p.get(..10)) != Some(declared_day)
 }
 
+/// The `<meta>` keys that declare a publication date, in the order they are believed
+/// (after JSON-LD's `datePublished`), as [`super::normal_key`] writes them.
+pub(super) const DECLARED_KEYS: [&str; 26] = [
+    "article:published_time",
+    "og:published_time",
+    "dc.date",
+    "dcterms.created",
+    "dc.date.issued",
+    "date",
+    "pubdate",
+    "parsely-pub-date",
+    "citation_publication_date",
+    "datepublished",
+    "og:article:published_time",
+    "article:published",
+    "publish-date",
+    "publish_date",
+    "publishdate",
+    "published_time",
+    "published-date",
+    "date_published",
+    "sailthru.date",
+    "dc.date.created",
+    "dcterms.date",
+    "dcterms.issued",
+    "datecreated",
+    "uploaddate",
+    "pub_date",
+    "article_date_original",
+];
+
 impl Collector {
     /// The publication and change dates, from the `<meta>` values `meta` gives by key and
     /// what the collector read: declared dates first, the day shown with the headline over
@@ -71,36 +102,9 @@ impl Collector {
             .or(self.meta_ld_published.as_deref())
             .and_then(value_date)
             .or_else(|| {
-                [
-                    "article:published_time",
-                    "og:published_time",
-                    "dc.date",
-                    "dcterms.created",
-                    "dc.date.issued",
-                    "date",
-                    "pubdate",
-                    "parsely-pub-date",
-                    "citation_publication_date",
-                    "datepublished",
-                    "og:article:published_time",
-                    "article:published",
-                    "publish-date",
-                    "publish_date",
-                    "publishdate",
-                    "published_time",
-                    "published-date",
-                    "date_published",
-                    "sailthru.date",
-                    "dc.date.created",
-                    "dcterms.date",
-                    "dcterms.issued",
-                    "datecreated",
-                    "uploaddate",
-                    "pub_date",
-                    "article_date_original",
-                ]
-                .iter()
-                .find_map(|k| meta(&[k]).as_deref().and_then(value_date))
+                DECLARED_KEYS
+                    .iter()
+                    .find_map(|k| meta(&[k]).as_deref().and_then(value_date))
             })
             .or_else(|| {
                 self.metas

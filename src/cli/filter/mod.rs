@@ -279,22 +279,22 @@ enum FilterMethod {
 }
 
 fn parse_method(s: &str) -> Result<FilterMethod, String> {
+    let names = || {
+        let dom: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+        format!("builtin, threshold, {}", dom.join(", "))
+    };
     match s.trim().to_ascii_lowercase().as_str() {
         "builtin" => Ok(FilterMethod::Builtin),
         "threshold" => Ok(FilterMethod::Threshold),
-        "all" => Err(
+        "all" => Err(format!(
             "`all` compares every method in `mainline eval --method all`; filter \
-             writes one method's text: name one of builtin, threshold, most-linked, \
-             text-distribution, eatiht, lte-ratio"
-                .to_string(),
-        ),
-        _ => s.parse().map(FilterMethod::Dom).map_err(|_| {
-            let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
-            format!(
-                "unknown method {s:?}; use builtin, threshold, {}",
-                names.join(", ")
-            )
-        }),
+             writes one method's text: name one of {}",
+            names()
+        )),
+        _ => s
+            .parse()
+            .map(FilterMethod::Dom)
+            .map_err(|_| format!("unknown method {s:?}; use {}", names())),
     }
 }
 
