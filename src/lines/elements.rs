@@ -1,94 +1,158 @@
-//! Start and end tags: the elements kept on the splitter's stack and what each adds to the
-//! lines inside it (context, class/id hints, `tag.class#id` descriptors), where the head
-//! ends, and the `<meta>` that may switch the encoding while it is only guessed.
+//! The elements open around the text: the stack of those that matter to a line (those that
+//! break lines or add context, class/id hints or a `tag.class#id` descriptor), the context
+//! and hints they add up to, the tokenizer's own open-element stack that end tags close, and
+//! what a start tag's attributes say.
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
 use encoding_rs::Encoding;
 
-#[cfg(doc)]
-use super::Splitter;
 use super::line::Totals;
-use super::state::{OVERFLOW_ID, Open, State};
-use super::tags::{class_hints, classify, role_ctx};
-use super::tokenizer::{AttrSpan, EndTag, StartTag};
-use super::{MAX_DESCRIPTOR_BYTES, MAX_STACK, ctx, hint, shape};
+use super::tags::{TagInfo, class_hints, role_ctx};
+use super::tokenizer::AttrSpan;
+use super::{MAX_DESCRIPTOR_BYTES, MAX_STACK, ctx, hint, tags};
 
-impl State {
-    /// An end tag: the elements it closes on the tokenizer's open-element stack end, nearest
-    /// first, each with the end tag's location (as `lol_html` would run their end-tag
-    /// handlers).
-    pub(super) fn end_tags(&mut self, end: EndTag) {
-        while self.tokenizer_open.len() > end.depth {
-            if let Some(Some((id, breaks))) = self.tokenizer_open.pop() {
-                self.end_tag(id, breaks, end.start as usize..end.end as usize);
-            }
+/// An element on the splitter's open-element stack.
+#[derive(Debug)]
+pub(super) struct Open {
+    pub(super) id: u32,
+    pub(super) breaks: bool,
+    pub(super) block: tags::Block,
+    pub(super) heading: u8,
+    pub(super) ctx: u16,
+    pub(super) hints: u16,
+    pub(super) descriptor: Option<Arc<str>>,
+    /// Text bytes, link bytes and lines of the lines inside this element so far.
+    pub(super) totals: Totals,
+}
+
+/// The serial number of the elements beyond [`MAX_STACK`], which are counted, not kept.
+pub(super) const OVERFLOW_ID: u32 = u32::MAX;
+
+/// An element as the tokenizer's open-element stack has it: its serial number and whether
+/// it breaks lines, when it is tracked on the splitter's stack.
+pub(super) type Tracked = Option<(u32, bool)>;
+
+/// The open elements and what they add up to.
+#[derive(Debug, Default)]
+pub(super) struct Elements {
+    stack: Vec<Open>,
+    /// Open elements beyond [`MAX_STACK`].
+    overflow: u32,
+    next_id: u32,
+    ctx_counts: [u32; ctx::COUNT],
+    hint_counts: [u32; hint::COUNT],
+    ctx_now: u16,
+    hints_now: u16,
+    /// The tokenizer's open-element stack, one entry per element on it.
+    tokenizer_open: Vec<Tracked>,
+    /// The descriptors made lately, for elements that repeat them.
+    descriptors: Descriptors,
+    /// The hints of `class` and `id` values seen lately.
+    class_hints: ClassHints,
+}
+
+/// What a start tag's attributes say (see [`Elements::read_attributes`]), besides its
+/// descriptor.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Attributes {
+    /// Context bits: the element's own and those of its `role` and `itemprop`.
+    pub(super) ctx: u16,
+    /// Hint bits of its `class`, `id`, `hidden`, `aria-hidden` and `style`.
+    pub(super) hints: u16,
+    /// `itemprop=author`.
+    pub(super) itemprop_author: bool,
+    /// `itemprop=datePublished`.
+    pub(super) itemprop_date: bool,
+}
+
+/// Empties `old` into `fresh`, which gets the room `old` has grown to.
+fn reuse<T>(fresh: &mut Vec<T>, old: &mut Vec<T>) {
+    old.clear();
+    std::mem::swap(fresh, old);
+}
+
+impl Elements {
+    /// Takes over the buffers of `old`, emptied.
+    pub(super) fn reuse(&mut self, old: &mut Elements) {
+        reuse(&mut self.stack, &mut old.stack);
+        reuse(&mut self.tokenizer_open, &mut old.tokenizer_open);
+        std::mem::swap(&mut self.descriptors, &mut old.descriptors);
+        std::mem::swap(&mut self.class_hints, &mut old.class_hints);
+    }
+
+    /// The context bits of the open elements ([`ctx`]).
+    #[inline]
+    pub(super) fn context(&self) -> u16 {
+        self.ctx_now
+    }
+
+    /// The hint bits of the open elements ([`hint`]).
+    #[inline]
+    pub(super) fn hints(&self) -> u16 {
+        self.hints_now
+    }
+
+    /// The number of open elements tracked (those beyond [`MAX_STACK`] included).
+    #[inline]
+    pub(super) fn depth(&self) -> u32 {
+        self.stack.len() as u32 + self.overflow
+    }
+
+    /// The open elements tracked, outermost first.
+    #[inline]
+    pub(super) fn open(&self) -> &[Open] {
+        &self.stack
+    }
+
+    /// The open elements tracked, outermost first, to count a line in.
+    #[inline]
+    pub(super) fn open_mut(&mut self) -> &mut [Open] {
+        &mut self.stack
+    }
+
+    /// The depth of the tokenizer's open-element stack.
+    #[inline]
+    pub(super) fn tokenizer_depth(&self) -> usize {
+        self.tokenizer_open.len()
+    }
+
+    /// The tokenizer has put an element on its stack.
+    #[inline]
+    pub(super) fn entered(&mut self, tracked: Tracked) {
+        self.tokenizer_open.push(tracked);
+    }
+
+    /// The nearest element on the tokenizer's stack, taken off it, while the stack is
+    /// deeper than `depth` (an end tag closes the elements above its depth, nearest first).
+    #[inline]
+    pub(super) fn leave_above(&mut self, depth: usize) -> Option<Tracked> {
+        if self.tokenizer_open.len() > depth {
+            self.tokenizer_open.pop()
+        } else {
+            None
         }
     }
 
-    /// A start tag; `bytes` gives the input bytes between two offsets within the tag.
-    pub(super) fn start_tag<'b>(
+    /// What a start tag's attributes say, `ctx` being the context bits of its name; its
+    /// `tag.class#id` descriptor, when it has a class or an id, is built in `descriptor`.
+    #[inline]
+    pub(super) fn read_attributes<'b>(
         &mut self,
-        tag: &StartTag,
+        name: &str,
+        ctx: u16,
         attrs: &[AttrSpan],
         bytes: &dyn Fn(u64, u64) -> &'b [u8],
-    ) -> Option<(u32, bool)> {
-        let loc = tag.start as usize..tag.end as usize;
-        self.see(loc.end);
-        self.last_token_end = loc.end as u64;
-        self.node_decoded = 0;
-        let encoding = self.encoding.unwrap_or(encoding_rs::UTF_8);
-        let name_bytes = bytes(tag.start + 1, tag.start + 1 + tag.name_len as u64);
-        if self.adjust && !self.body_started && name_bytes.eq_ignore_ascii_case(b"meta") {
-            self.meta(attrs, bytes, encoding);
-        }
-        if self.meta.is_some() && crate::meta::wanted(name_bytes) {
-            self.collect(tag, name_bytes, attrs, bytes, encoding);
-        }
-        if self.ctx_now & ctx::SKIP != 0 {
-            // NOTE: nothing inside script/svg/template/… becomes text, so its elements
-            // need neither line breaks nor a place on the stack (which saves an end-tag
-            // handler per element; svg icons can hold hundreds).
-            return None;
-        }
-        let mut name_buf = [0u8; 32];
-        let name = tag_name(name_bytes, encoding, &mut name_buf);
-        if !self.body_started && !in_head(&name) {
-            self.body_started = true;
-        }
-        if name == "head" {
-            // NOTE: the head is not an element a line can be inside. In HTML's tree
-            // construction ("in head", "after head") it holds only base, link, meta,
-            // title, style, script, template, noscript and noframes; the first other start
-            // tag (body, p, div, an unknown element …) or the first text that is not white
-            // space ends it and starts the body, whether `</head>` was written or not, and
-            // a second `<head>` is ignored. What the head holds is hidden by those elements
-            // themselves (title, style, script, template and noframes hide their content;
-            // base, link and meta are void), so leaving `head` off the stack reads a page
-            // as those rules do: a head without `</head>`, with more `<head>` start tags
-            // than end tags, or whose `</head>` an unclosed comment or script swallowed
-            // ends at the first content, and the lines of the body are the same as with
-            // `</head>`. (`noscript` is read as with scripting disabled: the standard's "in
-            // head noscript" mode ends the head at a start tag other than link, meta,
-            // style and noframes, and its text is the body's.)
-            return None;
-        }
-        let info = classify(&name);
-        if info.breaks {
-            self.break_at(loc.start as u64);
-        }
-        if self.shape.is_some() && shape::wanted(&name) {
-            self.shape_start(&name, tag, attrs, bytes, encoding);
-        }
-        if !tag.content {
-            return None;
-        }
-
-        let mut ctx_bits = info.ctx;
-        let mut hints = 0u16;
-        let mut descriptor: Option<Descriptor> = None;
-        let mut itemprop_author = false;
+        encoding: &'static Encoding,
+        descriptor: &mut Option<Descriptor>,
+    ) -> Attributes {
+        let mut out = Attributes {
+            ctx,
+            hints: 0,
+            itemprop_author: false,
+            itemprop_date: false,
+        };
         for attr in attrs {
             // Only names of the lengths looked for below are worth reading.
             if !matches!(attr.name_len, 2 | 4 | 5 | 6 | 8 | 11) {
@@ -102,10 +166,10 @@ impl State {
             match attr_name {
                 AttrName::Class | AttrName::Id => {
                     let value = value();
-                    hints |= self.class_hints.get(&value);
+                    out.hints |= self.class_hints.get(&value);
                     let d = descriptor.get_or_insert_with(|| {
                         let mut d = Descriptor::default();
-                        d.push(&name);
+                        d.push(name);
                         d
                     });
                     if attr_name == AttrName::Class {
@@ -121,40 +185,42 @@ impl State {
                         d.push(value.trim());
                     }
                 }
-                AttrName::Role => ctx_bits |= role_ctx(&value()),
-                AttrName::Hidden => hints |= hint::HIDDEN,
+                AttrName::Role => out.ctx |= role_ctx(&value()),
+                AttrName::Hidden => out.hints |= hint::HIDDEN,
                 AttrName::AriaHidden if value().eq_ignore_ascii_case("true") => {
-                    hints |= hint::HIDDEN;
+                    out.hints |= hint::HIDDEN;
                 }
-                AttrName::Style if style_hides(&value()) => hints |= hint::HIDDEN,
+                AttrName::Style if style_hides(&value()) => out.hints |= hint::HIDDEN,
                 AttrName::Itemprop => {
                     let v = value();
                     if v.eq_ignore_ascii_case("articlebody") {
-                        ctx_bits |= ctx::ARTICLE;
+                        out.ctx |= ctx::ARTICLE;
                     } else if v.eq_ignore_ascii_case("author") {
-                        itemprop_author = true;
+                        out.itemprop_author = true;
                     } else if v.eq_ignore_ascii_case("datepublished") {
-                        if let Some(m) = self.meta.as_deref_mut() {
-                            let date = find_attr(attrs, "content", bytes, encoding)
-                                .or_else(|| find_attr(attrs, "datetime", bytes, encoding));
-                            m.itemprop_date(date.as_deref());
-                        }
+                        out.itemprop_date = true;
                     }
                 }
                 _ => {}
             }
         }
-        if self.meta.is_some() {
-            self.author_element(
-                &name,
-                itemprop_author,
-                descriptor.as_ref(),
-                (ctx_bits, hints),
-                tag,
-                attrs,
-                bytes,
-            );
-        }
+        out
+    }
+
+    /// Puts an element on the stack, unless it changes nothing a line records; what the
+    /// tokenizer's stack keeps of it.
+    #[inline]
+    pub(super) fn push(
+        &mut self,
+        info: &TagInfo,
+        attrs: Attributes,
+        descriptor: Option<&Descriptor>,
+    ) -> Tracked {
+        let Attributes {
+            ctx: ctx_bits,
+            hints,
+            ..
+        } = attrs;
         if !info.breaks && ctx_bits == 0 && hints == 0 && descriptor.is_none() {
             // NOTE: a plain inline element (span, b, em, code, …) changes nothing a line
             // records, so it is not tracked: this saves an end-tag handler per element.
@@ -190,18 +256,13 @@ impl State {
         Some((id, info.breaks))
     }
 
-    fn end_tag(&mut self, id: u32, breaks: bool, loc: std::ops::Range<usize>) {
-        self.see(loc.end);
-        if breaks {
-            self.break_at(loc.start as u64);
-        }
+    /// The element `id` ends, and every element opened inside it.
+    pub(super) fn close(&mut self, id: u32) {
         if id == OVERFLOW_ID {
             self.overflow = self.overflow.saturating_sub(1);
         } else if let Some(pos) = self.stack.iter().rposition(|o| o.id == id) {
             self.pop_to(pos);
         }
-        self.last_token_end = self.last_token_end.max(loc.end as u64);
-        self.node_decoded = 0;
     }
 
     /// Pops the element at `pos` and everything above it.
@@ -223,181 +284,13 @@ impl State {
             }
         }
     }
-
-    /// Gives a start tag that matters to the structure to [`shape::Shapes`].
-    fn shape_start<'b>(
-        &mut self,
-        name: &str,
-        tag: &StartTag,
-        attrs: &[AttrSpan],
-        bytes: &dyn Fn(u64, u64) -> &'b [u8],
-        encoding: &'static Encoding,
-    ) {
-        let depth = self.tokenizer_open.len();
-        let at =
-            self.cur.text.len() + usize::from(self.cur.pending_space && !self.cur.text.is_empty());
-        let get = |key: &str| -> Option<Cow<'b, str>> {
-            find_attr(attrs, key, bytes, encoding).map(|v| match v {
-                Cow::Borrowed(v) => htmlize::unescape(v),
-                Cow::Owned(v) => Cow::Owned(htmlize::unescape(v).into_owned()),
-            })
-        };
-        if let Some(sh) = self.shape.as_deref_mut() {
-            sh.start_tag(name, &get, depth, at, tag.content);
-            if name == "img" {
-                self.cur.image_open = true;
-            }
-        }
-    }
-
-    /// Tells the collector of an element marked as an author's (`itemprop=author`,
-    /// `<a rel=author>`, a class or id with an `author` or `byline` word, as its
-    /// [`hint::META`] bit tells) outside navigation,
-    /// asides, forms, footers outside an article, comments and lists of related pages.
-    #[allow(clippy::too_many_arguments)]
-    fn author_element<'b>(
-        &mut self,
-        name: &str,
-        itemprop: bool,
-        descriptor: Option<&Descriptor>,
-        (ctx_bits, hints): (u16, u16),
-        tag: &StartTag,
-        attrs: &[AttrSpan],
-        bytes: &dyn Fn(u64, u64) -> &'b [u8],
-    ) {
-        use crate::meta::AuthorMark;
-        let Some(m) = self.meta.as_deref() else {
-            return;
-        };
-        let own = || descriptor.map(|d| String::from_utf8_lossy(d.bytes()));
-        // NOTE: microdata typed as an organisation names a publisher, not a writer.
-        let person = || {
-            find_attr(attrs, "itemtype", bytes, encoding_rs::UTF_8)
-                .is_none_or(|t| !t.contains("Organization"))
-        };
-        let mark = if itemprop && m.wants_author(AuthorMark::Itemprop) && person() {
-            AuthorMark::Itemprop
-        } else if name == "a"
-            && m.wants_author(AuthorMark::Rel)
-            && find_attr(attrs, "rel", bytes, encoding_rs::UTF_8).is_some_and(|r| {
-                r.split_ascii_whitespace()
-                    .any(|w| w.eq_ignore_ascii_case("author"))
-            })
-        {
-            AuthorMark::Rel
-        } else if hints & hint::META != 0
-            && m.wants_author(AuthorMark::Class)
-            && own().as_deref().is_some_and(crate::meta::byline_descriptor)
-        {
-            AuthorMark::Class
-        } else {
-            return;
-        };
-        // NOTE: microdata marks the author of the item it sits in, which may be an aside.
-        let context = self.ctx_now | ctx_bits;
-        let aside = if mark == AuthorMark::Itemprop {
-            0
-        } else {
-            ctx::ASIDE
-        };
-        if context & (ctx::NAV | ctx::FORM | aside) != 0
-            || context & ctx::FOOTER != 0 && context & ctx::ARTICLE == 0
-        {
-            return;
-        }
-        // Comments name their writers, lists of related pages theirs.
-        let comment = |d: &str| {
-            let l = d.to_ascii_lowercase();
-            l.contains("comment") || l.contains("reply") || l.contains("related")
-        };
-        if own().as_deref().is_some_and(comment)
-            || self
-                .stack
-                .iter()
-                .any(|o| o.descriptor.as_deref().is_some_and(comment))
-        {
-            return;
-        }
-        let depth = self.tokenizer_open.len();
-        if let Some(m) = self.meta.as_deref_mut() {
-            m.author_element(mark, tag.end, depth);
-        }
-    }
-
-    /// Gives a start tag that matters to metadata to the collector.
-    fn collect<'b>(
-        &mut self,
-        tag: &StartTag,
-        name: &[u8],
-        attrs: &[AttrSpan],
-        bytes: &dyn Fn(u64, u64) -> &'b [u8],
-        encoding: &'static Encoding,
-    ) {
-        let depth = self.tokenizer_open.len();
-        let Some(m) = self.meta.as_deref_mut() else {
-            return;
-        };
-        // NOTE: the names wanted are ASCII and at most 6 bytes long ([`crate::meta::wanted`]);
-        // attributes are read only when the collector asks for them.
-        let mut lower = [0u8; 8];
-        let n = name.len().min(lower.len());
-        lower[..n].copy_from_slice(&name[..n]);
-        lower[..n].make_ascii_lowercase();
-        let name = String::from_utf8_lossy(&lower[..n]);
-        let get = |key: &str| find_attr(attrs, key, bytes, encoding);
-        m.start_tag(&name, &get, tag.end, depth, tag.content);
-    }
-
-    /// A `<meta>` in the head when the encoding was guessed. `lol_html`'s rule, which
-    /// mainline keeps there, switches the decoding to the first ASCII-compatible charset one
-    /// declares (from the next token on); [`State::source_len`] follows a rule of its own,
-    /// as it always has. Once the body has started, or when the bytes have shown UTF-8, a
-    /// `<meta>` changes nothing (see [`Splitter::begin`]).
-    fn meta<'b>(
-        &mut self,
-        attrs: &[AttrSpan],
-        bytes: &dyn Fn(u64, u64) -> &'b [u8],
-        encoding: &'static Encoding,
-    ) {
-        let get = |name: &str| find_attr(attrs, name, bytes, encoding);
-        let ascii = |label: &[u8]| {
-            Encoding::for_label_no_replacement(label).filter(|e| e.is_ascii_compatible())
-        };
-        if !self.charset_found {
-            let label = get("charset").map(Cow::into_owned).or_else(|| {
-                get("http-equiv")
-                    .filter(|h| h.eq_ignore_ascii_case("content-type"))
-                    .and_then(|_| mime_charset(&get("content")?).map(String::from))
-            });
-            if let Some(encoding) = label.and_then(|l| ascii(l.trim().as_bytes())) {
-                self.charset_found = true;
-                self.utf8 = encoding == encoding_rs::UTF_8;
-            }
-        }
-        if self.encoding_found {
-            return;
-        }
-        let charset = get("charset").and_then(|cs| ascii(cs.as_bytes()));
-        let charset = charset.or_else(|| {
-            get("http-equiv")
-                .filter(|h| h.eq_ignore_ascii_case("Content-Type"))
-                .and_then(|_| {
-                    let mime = get("content")?.parse::<mime::Mime>().ok()?;
-                    ascii(mime.get_param("charset")?.as_str().as_bytes())
-                })
-        });
-        if let Some(charset) = charset {
-            self.encoding_found = true;
-            self.encoding = Some(charset);
-        }
-    }
 }
 
 /// A `tag.class#id` descriptor being built: its first bytes, enough to cut it to
 /// [`MAX_DESCRIPTOR_BYTES`] at a character boundary.
 // NOTE: built in place and allocated once, as an `Arc<str>`, when the element is kept.
 #[derive(Debug)]
-struct Descriptor {
+pub(super) struct Descriptor {
     buf: [u8; MAX_DESCRIPTOR_BYTES + 8],
     /// Bytes kept in `buf` (the descriptor's length, or `buf.len()` when it is longer).
     len: usize,
@@ -428,7 +321,7 @@ impl Descriptor {
     }
 
     /// The bytes so far (cut at [`MAX_DESCRIPTOR_BYTES`], perhaps inside a character).
-    fn bytes(&self) -> &[u8] {
+    pub(super) fn bytes(&self) -> &[u8] {
         &self.buf[..self.len.min(MAX_DESCRIPTOR_BYTES)]
     }
 
@@ -558,7 +451,7 @@ fn set_bits(mut bits: u16) -> impl Iterator<Item = usize> {
     })
 }
 
-/// The attributes [`State::start_tag`] looks at.
+/// The attributes [`Elements::read_attributes`] looks at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum AttrName {
     Class,
@@ -592,7 +485,7 @@ impl AttrName {
 
 /// Whether an element belongs in the head (HTML's "in head" and "after head" insertion
 /// modes; `html` and `head` themselves start nothing either).
-fn in_head(name: &str) -> bool {
+pub(super) fn in_head(name: &str) -> bool {
     matches!(
         name,
         "html"
@@ -613,7 +506,11 @@ fn in_head(name: &str) -> bool {
 
 /// A start tag's name as `lol_html` gives it: decoded, ASCII letters in lower case (ASCII
 /// names, nearly all, are lower-cased into `buf` when they fit).
-fn tag_name<'a>(raw: &[u8], encoding: &'static Encoding, buf: &'a mut [u8; 32]) -> Cow<'a, str> {
+pub(super) fn tag_name<'a>(
+    raw: &[u8],
+    encoding: &'static Encoding,
+    buf: &'a mut [u8; 32],
+) -> Cow<'a, str> {
     if raw.len() <= buf.len() && raw.is_ascii() {
         let buf = &mut buf[..raw.len()];
         for (d, &b) in buf.iter_mut().zip(raw) {
@@ -627,7 +524,7 @@ fn tag_name<'a>(raw: &[u8], encoding: &'static Encoding, buf: &'a mut [u8; 32]) 
 }
 
 /// The value of the first attribute named `key` (ASCII, any case), as [`attr_value`] gives it.
-fn find_attr<'b>(
+pub(super) fn find_attr<'b>(
     attrs: &[AttrSpan],
     key: &str,
     bytes: &dyn Fn(u64, u64) -> &'b [u8],
@@ -693,7 +590,7 @@ pub(super) fn style_hides(style: &str) -> bool {
 
 /// The `charset` parameter of a MIME type such as `text/html; charset=windows-1252` (as
 /// the tokenizer reads a `<meta http-equiv="content-type">`: a `type/subtype` first).
-fn mime_charset(content: &str) -> Option<&str> {
+pub(super) fn mime_charset(content: &str) -> Option<&str> {
     let mut parts = content.split(';');
     let (kind, sub) = parts.next()?.trim().split_once('/')?;
     if kind.is_empty() || sub.is_empty() {

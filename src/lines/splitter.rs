@@ -200,7 +200,7 @@ impl Splitter {
                 );
                 let st = &mut self.state;
                 st.finish(self.fed);
-                self.trailing = self.fed - st.line_start;
+                self.trailing = self.fed - st.lines.line_start;
                 self.stage = Stage::Ended;
                 self.spare = Some(guard);
                 Ok(())
@@ -216,7 +216,7 @@ impl Splitter {
 
     /// The next complete line, if any.
     pub fn next_line(&mut self) -> Option<Line> {
-        self.state.queue.pop_front()
+        self.state.lines.pop()
     }
 
     /// Gives back a line that is no longer needed: the buffers of its text and ancestors
@@ -242,7 +242,7 @@ impl Splitter {
             mut ancestors,
             ..
         } = line;
-        let spares = &mut self.state.spare_lines;
+        let spares = &mut self.state.lines.spare_lines;
         if spares.len() < SPARE_LINES && (1..=SPARE_TEXT_BYTES).contains(&text.capacity()) {
             text.clear();
             ancestors.clear();
@@ -278,15 +278,15 @@ impl Splitter {
     /// # Ok::<(), mainline::Error>(())
     /// ```
     pub fn with_metadata(mut self, yes: bool) -> Self {
-        self.state.meta = yes.then(Box::default);
+        self.state.lines.meta = yes.then(Box::default);
         self
     }
 
     /// Collects what the head says about the page ([`Splitter::head_metadata`]) and no
     /// more, unless all the metadata is collected already ([`Splitter::with_metadata`]).
     pub(crate) fn with_head_metadata(mut self) -> Self {
-        if self.state.meta.is_none() {
-            self.state.meta = Some(Box::new(crate::meta::Collector::head_only()));
+        if self.state.lines.meta.is_none() {
+            self.state.lines.meta = Some(Box::new(crate::meta::Collector::head_only()));
         }
         self
     }
@@ -294,7 +294,7 @@ impl Splitter {
     /// The metadata as known when the first line of the body came out, once it has (with
     /// [`Splitter::with_metadata`] or [`Splitter::with_head_metadata`]).
     pub(crate) fn head_metadata(&self) -> Option<&crate::meta::Metadata> {
-        self.state.meta.as_deref().and_then(|m| m.head())
+        self.state.lines.meta.as_deref().and_then(|m| m.head())
     }
 
     /// Decode the document with `encoding` whatever it declares (a byte order mark, a
@@ -328,22 +328,27 @@ impl Splitter {
     /// # Ok::<(), mainline::Error>(())
     /// ```
     pub fn with_structure(mut self, yes: bool) -> Self {
-        self.state.shape = yes.then(Box::default);
+        self.state.lines.shape = yes.then(Box::default);
         self
     }
 
     /// The metadata collected so far, when asked for with [`Splitter::with_metadata`]:
     /// what the head gives once [`Splitter::head_done`], all of it after [`Splitter::end`].
     pub fn metadata(&self) -> Option<crate::meta::Metadata> {
-        self.state.meta.as_ref().map(|m| m.metadata())
+        self.state.lines.meta.as_ref().map(|m| m.metadata())
     }
 
     /// Whether the head has been read: the first line of the body has come out (or the
     /// document has ended).
     pub fn head_done(&self) -> bool {
         matches!(self.stage, Stage::Ended)
-            || self.state.meta.as_ref().is_some_and(|m| m.head_done())
-            || self.state.index > 0
+            || self
+                .state
+                .lines
+                .meta
+                .as_ref()
+                .is_some_and(|m| m.head_done())
+            || self.state.lines.index > 0
     }
 
     fn start(&mut self, complete: bool) -> Result<()> {
@@ -452,7 +457,7 @@ impl Splitter {
     ) {
         let bytes = unchanged.unwrap_or(out);
         state.apply(guard.events(), guard.attributes(), bytes, *out_start);
-        if let Some(m) = state.meta.as_deref_mut() {
+        if let Some(m) = state.lines.meta.as_deref_mut() {
             if m.capture_next().is_some() {
                 m.bytes(bytes, *out_start);
             }

@@ -5,12 +5,13 @@
 
 use encoding_rs::{CoderResult, Decoder};
 
-use super::state::State;
+use super::current::Lines;
+use super::elements::Elements;
 use super::tokenizer::TextKind;
 use super::{MAX_LINE_BYTES, ctx};
 
 /// The decoder of a text node.
-pub(super) struct NodeDecoder(Decoder);
+struct NodeDecoder(Decoder);
 
 impl std::fmt::Debug for NodeDecoder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -20,19 +21,83 @@ impl std::fmt::Debug for NodeDecoder {
     }
 }
 
-impl State {
-    /// Text of the current text node, as the input has it (`kind` is `Data` or `Plain`).
-    pub(super) fn text(&mut self, raw: &[u8], kind: TextKind) {
-        self.node = Some(kind);
-        if self.ctx_now & ctx::SKIP != 0 || raw.is_empty() {
+/// The current text node: how far it has been read and what of it is held back.
+#[derive(Debug, Default)]
+pub(super) struct TextNode {
+    /// Decoded bytes of text seen since the last tag (for offsets of splits inside text).
+    decoded_len: u64,
+    /// Raw text held back because it may end inside a character reference.
+    carry: String,
+    /// A `\r` was just seen inside `<pre>` (so a following `\n` is the same line end).
+    pre_cr: bool,
+    /// The decoder of the current text node, once it needed one (its first bytes that are
+    /// not plain ASCII or valid UTF-8): it holds a character split between pieces.
+    decoder: Option<NodeDecoder>,
+    /// The kind of the current text node, once it has text.
+    kind: Option<TextKind>,
+    /// Scratch space for decoded text.
+    decoded: String,
+}
+
+/// Where a text node's characters go: the lines, inside the open elements.
+pub(super) struct Sink<'a> {
+    pub(super) lines: &'a mut Lines,
+    pub(super) elements: &'a mut Elements,
+    /// The input is UTF-8 (see [`source_len`]).
+    pub(super) utf8: bool,
+}
+
+impl TextNode {
+    /// Takes over the buffers of `old`, emptied.
+    pub(super) fn reuse(&mut self, old: &mut TextNode) {
+        old.carry.clear();
+        std::mem::swap(&mut self.carry, &mut old.carry);
+        old.decoded.clear();
+        std::mem::swap(&mut self.decoded, &mut old.decoded);
+    }
+
+    /// Whether a text node has text that has not ended.
+    #[inline]
+    pub(super) fn is_open(&self) -> bool {
+        self.kind.is_some()
+    }
+
+    /// A tag has been read: a new text node starts after it.
+    #[inline]
+    pub(super) fn after_tag(&mut self) {
+        self.decoded_len = 0;
+    }
+
+    /// The tokenizer is shown a fill: a character the text before ends inside is lost in
+    /// it, as when the tokenizer read the fill's spaces.
+    #[inline]
+    pub(super) fn fill_starts(&mut self) {
+        self.decoder = None;
+    }
+
+    /// A fill has ended: a new text node starts.
+    #[inline]
+    pub(super) fn fill_ends(&mut self) {
+        self.decoded_len = 0;
+        self.pre_cr = false;
+    }
+
+    /// Text of the current text node, as the input has it (`kind` is `Data` or `Plain`),
+    /// decoded from `encoding`.
+    #[inline]
+    pub(super) fn text(
+        &mut self,
+        raw: &[u8],
+        kind: TextKind,
+        encoding: &'static encoding_rs::Encoding,
+        out: &mut Sink<'_>,
+    ) {
+        self.kind = Some(kind);
+        if out.elements.context() & ctx::SKIP != 0 || raw.is_empty() {
             // NOTE: a text node is skipped or not as a whole (the context changes only at
             // tags), so its text need not even be decoded.
             return;
         }
-        if !self.body_started && !raw.iter().all(u8::is_ascii_whitespace) {
-            self.body_started = true;
-        }
-        let encoding = self.encoding.unwrap_or(encoding_rs::UTF_8);
         // NOTE: as `lol_html` decodes text: valid UTF-8 (or ASCII, in other encodings) as
         // it is until the node needs a decoder, which then keeps what a piece ends inside.
         let direct = if self.decoder.is_none() && (encoding == encoding_rs::UTF_8 || raw.is_ascii())
@@ -53,15 +118,16 @@ impl State {
             }
         };
         match kind {
-            TextKind::Plain => self.push_decoded(text),
-            _ => self.push_raw(text, false),
+            TextKind::Plain => self.push_decoded(text, out),
+            _ => self.push_raw(text, false, out),
         }
         self.decoded = decoded;
     }
 
-    /// The current text node ends.
-    pub(super) fn text_end(&mut self) {
-        let Some(kind) = self.node.take() else {
+    /// The current text node ends; `in_fill`: inside a fill, whose text is not the page's.
+    #[inline]
+    pub(super) fn end(&mut self, in_fill: bool, out: &mut Sink<'_>) {
+        let Some(kind) = self.kind.take() else {
             return;
         };
         let mut decoded = std::mem::take(&mut self.decoded);
@@ -69,19 +135,19 @@ impl State {
         if let Some(mut decoder) = self.decoder.take() {
             decode(&mut decoder.0, &[], true, &mut decoded);
         }
-        if self.ctx_now & ctx::SKIP == 0 && !self.in_fill {
+        if out.elements.context() & ctx::SKIP == 0 && !in_fill {
             match kind {
-                TextKind::Plain => self.push_decoded(&decoded),
-                _ => self.push_raw(&decoded, true),
+                TextKind::Plain => self.push_decoded(&decoded, out),
+                _ => self.push_raw(&decoded, true, out),
             }
         }
         self.decoded = decoded;
     }
 
     /// Decodes character references in raw text that may arrive in arbitrary pieces.
-    fn push_raw(&mut self, raw: &str, last: bool) {
+    fn push_raw(&mut self, raw: &str, last: bool, out: &mut Sink<'_>) {
         if self.carry.is_empty() && !raw.contains('&') {
-            self.push_decoded(raw);
+            self.push_decoded(raw, out);
             return;
         }
         self.carry.push_str(raw);
@@ -104,20 +170,23 @@ impl State {
         }
         let pending = std::mem::take(&mut self.carry);
         let decoded = htmlize::unescape(&pending[..cut]);
-        self.push_decoded(&decoded);
+        self.push_decoded(&decoded, out);
         self.carry = pending;
         self.carry.drain(..cut);
     }
 
     /// Adds decoded text to the current line, collapsing whitespace (or, in `<pre>`,
     /// splitting at line ends).
-    fn push_decoded(&mut self, text: &str) {
-        let pre = self.ctx_now & ctx::PRE != 0;
-        let link = self.ctx_now & ctx::LINK != 0;
+    fn push_decoded(&mut self, text: &str, out: &mut Sink<'_>) {
+        let context = out.elements.context();
+        let pre = context & ctx::PRE != 0;
+        let link = context & ctx::LINK != 0;
+        let lines = &mut *out.lines;
+        let elements = &mut *out.elements;
         // NOTE: `src` counts, from the start of the text node, at most as many bytes as
         // the text took in the input (see `source_len`), so that a line split inside the
         // text never ends beyond what the tokenizer has read, whatever the chunking.
-        let mut src = self.node_decoded;
+        let mut src = self.decoded_len;
         let bytes = text.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
@@ -133,41 +202,34 @@ impl State {
                 while k + 1 < bytes.len() && bytes[k] == b' ' && is_printable(bytes[k + 1]) {
                     k = printable_end(bytes, k + 2);
                 }
-                if k > j && self.cur.text.len() + 1 + (k - i) < MAX_LINE_BYTES {
+                if k > j && lines.text_len() + 1 + (k - i) < MAX_LINE_BYTES {
                     self.pre_cr = false;
-                    self.push_str(&text[i..k], link);
+                    lines.push_str(&text[i..k], link, elements);
                     src += (k - i) as u64;
                     i = k;
                     continue;
                 }
-                let room = MAX_LINE_BYTES
-                    .saturating_sub(self.cur.text.len() + 1)
-                    .max(1);
+                let room = MAX_LINE_BYTES.saturating_sub(lines.text_len() + 1).max(1);
                 let j = j.min(i + room);
                 self.pre_cr = false;
-                self.push_str(&text[i..j], link);
+                lines.push_str(&text[i..j], link, elements);
                 src += (j - i) as u64;
                 i = j;
-                if self.cur.text.len() >= MAX_LINE_BYTES {
-                    self.split_in_text(src);
+                if lines.text_len() >= MAX_LINE_BYTES {
+                    lines.split_in_text(src, elements);
                 }
                 continue;
             }
             // Fast path: a run of ASCII white space outside `<pre>` (the indentation between
             // tags) is at most a pending space, as each of its characters would make it
             // below (none of them can end a line that is short of MAX_LINE_BYTES).
-            if !pre && is_ascii_space(b) && self.cur.text.len() < MAX_LINE_BYTES {
+            if !pre && is_ascii_space(b) && lines.text_len() < MAX_LINE_BYTES {
                 let mut j = i + 1;
                 while j < bytes.len() && is_ascii_space(bytes[j]) {
                     j += 1;
                 }
                 self.pre_cr = false;
-                if self.cur.image_open {
-                    self.space_after_image();
-                }
-                if !self.cur.text.is_empty() {
-                    self.cur.pending_space = true;
-                }
+                lines.space();
                 src += (j - i) as u64;
                 i = j;
                 continue;
@@ -175,58 +237,50 @@ impl State {
             let ch = text[i..].chars().next().expect("i is on a char boundary");
             let len = ch.len_utf8();
             let before = src;
-            src += self.source_len(ch);
+            src += source_len(ch, out.utf8);
             if pre && (ch == '\n' || ch == '\r') {
                 if !(ch == '\n' && self.pre_cr) {
-                    if self.cur.text.is_empty() {
-                        if let Some(sh) = self.shape.as_deref_mut() {
-                            sh.pre_newline();
-                        }
-                    }
-                    self.split_in_text(before);
+                    lines.pre_newline();
+                    lines.split_in_text(before, elements);
                 }
                 self.pre_cr = ch == '\r';
             } else {
                 self.pre_cr = false;
                 if ch.is_whitespace() && !(pre && ch != '\u{a0}') {
-                    if self.cur.image_open {
-                        self.space_after_image();
-                    }
-                    if !self.cur.text.is_empty() {
-                        self.cur.pending_space = true;
-                    }
+                    lines.space();
                 } else if (pre && (ch == '\t' || ch == ' '))
                     || (!ch.is_control() && ch != '\u{feff}')
                 {
-                    self.push_str(&text[i..i + len], link);
+                    lines.push_str(&text[i..i + len], link, elements);
                 }
-                if self.cur.text.len() >= MAX_LINE_BYTES {
-                    self.split_in_text(src);
+                if lines.text_len() >= MAX_LINE_BYTES {
+                    lines.split_in_text(src, elements);
                 }
             }
             i += len;
         }
-        self.node_decoded = src;
-    }
-
-    /// The fewest input bytes a decoded character can have taken: its UTF-8 length when the
-    /// input is UTF-8 (1 for U+FFFD, which stands for one or more invalid bytes), else 1.
-    /// (Exact for valid UTF-8; a character reference counts as what it decodes to.)
-    fn source_len(&self, ch: char) -> u64 {
-        if self.utf8 && ch != '\u{fffd}' {
-            ch.len_utf8() as u64
-        } else {
-            1
-        }
+        self.decoded_len = src;
     }
 
     /// Decodes text held back for a possible character reference: its text node has ended.
-    pub(super) fn flush_carry(&mut self) {
+    pub(super) fn flush_carry(&mut self, out: &mut Sink<'_>) {
         if !self.carry.is_empty() {
             let pending = std::mem::take(&mut self.carry);
             let decoded = htmlize::unescape(&pending);
-            self.push_decoded(&decoded);
+            self.push_decoded(&decoded, out);
         }
+    }
+}
+
+/// The fewest input bytes a decoded character can have taken: its UTF-8 length when the
+/// input is UTF-8 (1 for U+FFFD, which stands for one or more invalid bytes), else 1.
+/// (Exact for valid UTF-8; a character reference counts as what it decodes to.)
+#[inline]
+fn source_len(ch: char, utf8: bool) -> u64 {
+    if utf8 && ch != '\u{fffd}' {
+        ch.len_utf8() as u64
+    } else {
+        1
     }
 }
 
