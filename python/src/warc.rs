@@ -1,5 +1,6 @@
 //! `iter_warc`: the HTML pages of a WARC file as dicts, read and extracted a batch at a
-//! time with the GIL released.
+//! time with the GIL released; the records are read and sorted into pages, skips and
+//! errors by `mainline::source::warc`, as the `mainline` command reads them.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex};

@@ -11,6 +11,8 @@
 //!   empty line, a document the filter rejects) gives its fields as above, `"text": null`
 //!   and `"error"` saying why. It never stops the stream, and is not an input failure for
 //!   the exit code.
+//!
+//! The records are read by [`crate::source::jsonl`]; this file writes their output lines.
 
 use std::io::{self, Write};
 

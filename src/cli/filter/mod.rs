@@ -2,8 +2,10 @@
 //!
 //! Inputs are filtered one after the other, or with several inputs (or JSON lines
 //! records) on `--jobs` threads, whose outputs are written in input order
-//! ([`crate::source::ordered`]). `--recursive` walks directories ([`walk`]); `--input-format jsonl` reads
-//! and writes one JSON object per line ([`jsonl`]).
+//! ([`crate::source::ordered`]). `--recursive` walks directories ([`walk`]);
+//! `--input-format jsonl` reads and writes one JSON object per line ([`jsonl`], reading
+//! with [`crate::source::jsonl`]); `--input-format warc` reads WARC files ([`warc`], with
+//! [`crate::source::warc`]).
 //!
 //! This file holds the options and the run over the inputs; [`engine`] the engines and
 //! the job of one input; [`pages`] how one page is written (text, Markdown, JSON, the
