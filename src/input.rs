@@ -361,9 +361,26 @@ pub fn open(path: &Path) -> Result<Input> {
 /// # Errors
 /// [`Error::Io`] when the file cannot be opened or is a directory.
 pub(crate) fn open_with_warnings(path: &Path, warn: Warn) -> Result<Input> {
+    Ok(wrap_with_warnings(open_raw(path)?, warn))
+}
+
+/// Opens `path` (`-` is standard input) as its raw bytes, gzip or not: for a container
+/// that undoes gzip member by member itself (WARC files).
+///
+/// # Errors
+/// [`Error::Io`] when the file cannot be opened or is a directory.
+pub(crate) fn open_raw(path: &Path) -> Result<Input> {
     if path.as_os_str() == "-" {
-        return Ok(wrap_with_warnings(stdin(), warn));
+        return Ok(stdin());
     }
+    open_file(path)
+}
+
+/// Opens the file `path` as its raw bytes (`-` is a file of that name).
+///
+/// # Errors
+/// [`Error::Io`] when the file cannot be opened or is a directory.
+pub(crate) fn open_file(path: &Path) -> Result<Input> {
     let file = File::open(path)?;
     if file.metadata()?.is_dir() {
         return Err(Error::Io(io::Error::new(
@@ -371,7 +388,7 @@ pub(crate) fn open_with_warnings(path: &Path, warn: Warn) -> Result<Input> {
             "is a directory",
         )));
     }
-    Ok(wrap_with_warnings(Box::new(file), warn))
+    Ok(Box::new(file))
 }
 
 /// Raw bytes of standard input read ahead by [`stdin_head`], to be read again first.

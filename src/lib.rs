@@ -81,6 +81,7 @@ mod meta;
 pub mod model;
 mod second_stage;
 pub mod site;
+pub mod source;
 
 #[cfg(feature = "train")]
 mod atomic;

@@ -2,13 +2,12 @@
 //! many in parallel, the lines of a page, the pages of a WARC file).
 
 use std::collections::{BTreeMap, VecDeque};
-use std::io::{ErrorKind, Read};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use mainline::model::Model;
-use mainline::warc::{HtmlOptions, Reader};
-use mainline::{Error, Format, ModelScorer, Options, Scorer, Threshold};
+use mainline::warc::HtmlOptions;
+use mainline::{Format, ModelScorer, Options, Scorer, Threshold};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -372,17 +371,7 @@ impl PyExtractor {
         };
         let name = path.display().to_string();
         let reader = py
-            .detach(|| -> mainline::Result<_> {
-                let file = std::fs::File::open(&path)?;
-                if file.metadata()?.is_dir() {
-                    return Err(Error::Io(std::io::Error::new(
-                        ErrorKind::IsADirectory,
-                        "is a directory",
-                    )));
-                }
-                let input: Box<dyn Read + Send> = Box::new(file);
-                Ok(Reader::new(input).max_block(max_payload))
-            })
+            .detach(|| mainline::source::warc::open(&path, max_payload))
             .map_err(|e| py_error(&e, Some(&name)))?;
         Ok(WarcPages {
             state: Mutex::new(WarcState {

@@ -1,11 +1,12 @@
 //! `iter_warc`: the HTML pages of a WARC file as dicts, read and extracted a batch at a
-//! time with the GIL released.
+//! time with the GIL released; the records are read and sorted into pages, skips and
+//! errors by `mainline::source::warc`, as the `mainline` command reads them.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::io::Read;
 use std::sync::{Arc, Mutex};
 
-use mainline::warc::{Content, Html, HtmlOptions, Reader, Record, RecordError};
+use mainline::source::warc::{self as source, Outcome};
+use mainline::warc::{Html, HtmlOptions, Reader, Record, RecordError};
 use mainline::{Options, Scorer};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -13,12 +14,6 @@ use rayon::prelude::*;
 
 use crate::convert::json_to_py;
 use crate::pages::guarded;
-
-/// Records in one batch of `iter_warc` at most.
-const WARC_BATCH_RECORDS: usize = 64;
-
-/// Block bytes in one batch of `iter_warc` (a batch ends after the record that reaches it).
-const WARC_BATCH_BYTES: usize = 512 * 1024;
 
 /// What `iter_warc` extracts with: the extractor's model and options, and the reader's.
 pub(crate) struct WarcSpec {
@@ -117,30 +112,24 @@ impl WarcSpec {
         })
     }
 
-    /// What one record gives: `None` for a record that is skipped.
+    /// What one record gives: `Err` with its kind for a record that is skipped.
     fn record(&self, r: Result<Record, RecordError>) -> Result<WarcItem, String> {
         let record = match r {
             Ok(record) => record,
             Err(e) => return Ok(WarcItem::failed(e)),
         };
-        let mut item = WarcItem::of(&record);
-        match record.html(&self.html) {
-            Ok(Content::Skip(why)) => Err(why.category().to_string()),
-            Err(message) => {
-                item.error = Some(message);
-                Ok(item)
-            }
-            Ok(Content::Html(html)) => {
-                match self.page(&html, record.target_uri()) {
-                    Ok((text, fields)) => {
-                        item.text = Some(text);
-                        item.fields = fields;
-                        if html.cut {
-                            item.error = Some(record.cut_message(&self.html));
-                        }
-                    }
-                    Err(e) => item.error = Some(e.to_string()),
+        let page =
+            |html: &Html<'_>, uri: Option<&str>| self.page(html, uri).map_err(|e| e.to_string());
+        match source::read(&record, &self.html, page) {
+            Outcome::Skipped(kind) => Err(kind),
+            Outcome::Failed(e) => Ok(WarcItem::failed(e)),
+            Outcome::Page { value, error, .. } => {
+                let mut item = WarcItem::of(&record);
+                if let Some((text, fields)) = value {
+                    item.text = Some(text);
+                    item.fields = fields;
                 }
+                item.error = error;
                 Ok(item)
             }
         }
@@ -150,7 +139,7 @@ impl WarcSpec {
 /// Where `iter_warc` is in its file.
 pub(crate) struct WarcState {
     /// `None` once the file is read to its end.
-    pub(crate) reader: Option<Reader<Box<dyn Read + Send>>>,
+    pub(crate) reader: Option<Reader<mainline::input::Input>>,
     /// Pages extracted and not handed out yet.
     pub(crate) ready: VecDeque<WarcItem>,
     pub(crate) skipped: BTreeMap<String, u64>,
@@ -162,15 +151,7 @@ impl WarcState {
         let Some(reader) = &mut self.reader else {
             return;
         };
-        let mut batch = Vec::new();
-        let mut bytes = 0;
-        for r in reader.by_ref() {
-            bytes += r.as_ref().map_or(0, |r| r.block().len());
-            batch.push(r);
-            if batch.len() >= WARC_BATCH_RECORDS || bytes >= WARC_BATCH_BYTES {
-                break;
-            }
-        }
+        let batch = source::batch(reader);
         if batch.is_empty() {
             self.reader = None;
             return;

@@ -123,7 +123,7 @@ pub(super) enum Job {
         target: Option<PathBuf>,
     },
     /// JSON lines records, and their claim on the bytes read ahead.
-    Records(Vec<jsonl::Line>, jsonl::Ticket),
+    Records(Vec<jsonl::Line>, crate::source::jsonl::Ticket),
     /// An input that could not be read, reported in its turn.
     Failed(PathBuf, anyhow::Error),
 }

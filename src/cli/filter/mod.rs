@@ -2,8 +2,10 @@
 //!
 //! Inputs are filtered one after the other, or with several inputs (or JSON lines
 //! records) on `--jobs` threads, whose outputs are written in input order
-//! ([`ordered`]). `--recursive` walks directories ([`walk`]); `--input-format jsonl` reads
-//! and writes one JSON object per line ([`jsonl`]).
+//! ([`crate::source::ordered`]). `--recursive` walks directories ([`walk`]);
+//! `--input-format jsonl` reads and writes one JSON object per line ([`jsonl`], reading
+//! with [`crate::source::jsonl`]); `--input-format warc` reads WARC files ([`warc`], with
+//! [`crate::source::warc`]).
 //!
 //! This file holds the options and the run over the inputs; [`engine`] the engines and
 //! the job of one input; [`pages`] how one page is written (text, Markdown, JSON, the
@@ -11,7 +13,6 @@
 
 mod engine;
 pub(super) mod jsonl;
-mod ordered;
 mod pages;
 pub(super) mod walk;
 mod warc;
@@ -27,6 +28,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use crate::methods::Method;
+use crate::source::jsonl::{Batch, Batches};
+use crate::source::ordered;
 
 use super::{display_name, inputs_or_stdin};
 use engine::{Engine, Extractors, Job, Outcome, Render, Shared, execute, page_jobs};
@@ -539,10 +542,25 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .or_else(|| std::thread::available_parallelism().ok())
         .map_or(1, NonZeroUsize::get);
     let jobs: Box<dyn Iterator<Item = Job> + Send> = if jsonl_in {
-        let batches = jsonl::Batches::new(found, args.max_record_bytes, records_budget(threads));
+        let inputs = found
+            .into_iter()
+            .map(|f| match f {
+                Found::Page { path, .. } => Ok(path),
+                Found::Unreadable { path, error } => Err((
+                    path,
+                    crate::Error::Other(format!("reading the directory: {error}")),
+                )),
+            })
+            .collect();
+        let batches = Batches::new(
+            inputs,
+            super::open_input,
+            args.max_record_bytes,
+            records_budget(threads),
+        );
         Box::new(batches.map(|b| match b {
-            jsonl::Batch::Lines(lines, ticket) => Job::Records(lines, ticket),
-            jsonl::Batch::Failed(path, error) => Job::Failed(path, error),
+            Batch::Lines(lines, ticket) => Job::Records(lines, ticket),
+            Batch::Failed(path, error) => Job::Failed(path, anyhow::Error::new(error)),
         }))
     } else {
         Box::new(page_jobs(found, args.out_dir.as_deref(), args.format)?.into_iter())

@@ -21,28 +21,21 @@ use std::fs;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 use flate2::write::GzEncoder;
 
 use crate::atomic::AtomicFile;
-use crate::warc::{Content, HtmlOptions, Reader, Record, RecordError};
+use crate::source::ordered;
+use crate::source::warc::{self as source, Batch, Batches, Spares};
+use crate::warc::{HtmlOptions, Record, RecordError};
 
 use super::jsonl::Extra;
 use super::walk::Found;
-use super::{Engine, display_name, ordered, progress_bar};
+use super::{Engine, display_name, progress_bar};
 use crate::cli::is_broken_pipe;
-
-/// Records in one job at most.
-const BATCH_RECORDS: usize = 64;
-
-/// Block bytes in one job (a job ends after the record that reaches it).
-const BATCH_BYTES: usize = 512 * 1024;
-
-/// Largest block of a record whose buffer is given back to the reader.
-const SPARE_BLOCK: usize = 1024 * 1024;
 
 /// Whether a file name is that of a WARC file: `.warc` or `.warc.gz`, in any case.
 pub fn is_warc(name: &OsStr) -> bool {
@@ -122,20 +115,6 @@ pub struct Settings {
     pub quiet: bool,
 }
 
-/// One unit of work: records of one file, or the end of a file.
-enum Job {
-    Records {
-        file: usize,
-        records: Vec<Result<Record, RecordError>>,
-    },
-    /// The end of a file: how many bytes were read from it, or why it could not be read.
-    End {
-        file: usize,
-        read: u64,
-        failure: Option<anyhow::Error>,
-    },
-}
-
 /// What a job came to.
 #[derive(Default)]
 struct Outcome {
@@ -151,108 +130,16 @@ struct Outcome {
     failure: Option<anyhow::Error>,
 }
 
-/// The jobs of all inputs, read one after the other on the calling thread.
-struct Jobs {
-    inputs: Vec<PathBuf>,
-    next: usize,
-    current: Option<(usize, Reader<crate::input::Input>)>,
-    max_payload: usize,
-    spares: Spares,
-}
-
-/// Records filtered already, whose buffers the reader reuses ([`Reader::recycle`]).
-#[derive(Clone, Default)]
-struct Spares(Arc<Mutex<Vec<Record>>>);
-
-impl Spares {
-    /// Keeps a filtered record for the reader, unless enough are waiting or its block is
-    /// large (the reader keeps only a few MiB of buffers).
-    fn give_back(&self, record: Record) {
-        if record.block().len() <= SPARE_BLOCK
-            && let Ok(mut v) = self.0.lock()
-            && v.len() < BATCH_RECORDS
-        {
-            v.push(record);
-        }
-    }
-
-    /// Hands the waiting records to `reader`.
-    fn refill<R: Read>(&self, reader: &mut Reader<R>) {
-        if let Ok(mut v) = self.0.lock() {
-            for r in v.drain(..) {
-                reader.recycle(r);
-            }
-        }
-    }
-}
-
-impl Iterator for Jobs {
-    type Item = Job;
-
-    fn next(&mut self) -> Option<Job> {
-        loop {
-            if let Some((file, reader)) = &mut self.current {
-                let file = *file;
-                self.spares.refill(reader);
-                let mut records = Vec::new();
-                let mut bytes = 0;
-                for r in reader.by_ref() {
-                    bytes += r.as_ref().map_or(0, |r| r.block().len());
-                    records.push(r);
-                    if records.len() >= BATCH_RECORDS || bytes >= BATCH_BYTES {
-                        break;
-                    }
-                }
-                if !records.is_empty() {
-                    return Some(Job::Records { file, records });
-                }
-                let read = reader.bytes_read();
-                self.current = None;
-                return Some(Job::End {
-                    file,
-                    read,
-                    failure: None,
-                });
-            }
-            let file = self.next;
-            let path = self.inputs.get(file)?;
-            self.next += 1;
-            match open(path) {
-                Ok(input) => {
-                    self.current = Some((file, Reader::new(input).max_block(self.max_payload)));
-                }
-                Err(e) => {
-                    return Some(Job::End {
-                        file,
-                        read: 0,
-                        failure: Some(e),
-                    });
-                }
-            }
-        }
-    }
-}
-
-/// Opens an input as raw bytes: the WARC reader decompresses member by member itself.
-fn open(path: &Path) -> Result<crate::input::Input> {
-    if path.as_os_str() == "-" {
-        return Ok(crate::input::stdin());
-    }
-    let file = fs::File::open(path)?;
-    anyhow::ensure!(!file.metadata()?.is_dir(), "is a directory");
-    Ok(Box::new(file))
-}
-
 /// Filters the records of one job into `out`.
 fn execute(
-    job: Job,
+    job: Batch,
     engine: &Engine,
     options: &HtmlOptions,
     spares: &Spares,
     out: &mut dyn Write,
 ) -> io::Result<Outcome> {
     match job {
-        Job::End {
+        Batch::End {
             file,
             read,
             failure,
@@ -260,10 +147,10 @@ fn execute(
             file,
             ended: true,
             compressed: read,
-            failure,
+            failure: failure.map(anyhow::Error::new),
             ..Outcome::default()
         }),
-        Job::Records { file, records } => {
+        Batch::Records { file, records } => {
             let mut o = Outcome {
                 file,
                 ..Outcome::default()
@@ -271,58 +158,50 @@ fn execute(
             let mut line = Vec::with_capacity(4096);
             for r in records {
                 line.clear();
-                match r {
+                let record = match r {
+                    Ok(record) => record,
                     Err(e) => {
                         o.errors.push(e.to_string());
                         error_line(&mut line, &e);
+                        out.write_all(&line)?;
+                        continue;
                     }
-                    Ok(record) => {
-                        let written = match record.html(options) {
-                            Ok(Content::Skip(why)) => {
-                                *o.skipped.entry(why.category().to_string()).or_default() += 1;
-                                false
+                };
+                match source::read(&record, options, |html, uri| engine.warc_text(html, uri)) {
+                    source::Outcome::Skipped(kind) => *o.skipped.entry(kind).or_default() += 1,
+                    source::Outcome::Failed(e) => {
+                        o.errors.push(e.to_string());
+                        error_line(&mut line, &e);
+                    }
+                    source::Outcome::Page {
+                        html_bytes,
+                        value,
+                        error,
+                    } => {
+                        o.html_bytes += html_bytes;
+                        match &error {
+                            Some(message) => {
+                                o.errors.push(record.error(message.clone()).to_string())
                             }
-                            Err(message) => {
-                                let e = record.error(message);
-                                o.errors.push(e.to_string());
-                                error_line(&mut line, &e);
-                                true
-                            }
-                            Ok(Content::Html(html)) => {
-                                o.html_bytes += html.body.len() as u64;
-                                let text = engine.warc_text(&html, record.target_uri());
-                                let error = match (&text, html.cut) {
-                                    (Err(e), _) => Some(e.clone()),
-                                    (Ok(_), true) => Some(record.cut_message(options)),
-                                    (Ok(_), false) => None,
-                                };
-                                match &error {
-                                    Some(message) => {
-                                        o.errors.push(record.error(message.clone()).to_string())
-                                    }
-                                    None => o.pages += 1,
-                                }
-                                let (text, extra) = match text {
-                                    Ok((text, extra)) => (Some(text), extra),
-                                    Err(_) => (None, Extra::new()),
-                                };
-                                record_line(
-                                    &mut line,
-                                    &record,
-                                    text.as_deref(),
-                                    &extra,
-                                    error.as_deref(),
-                                );
-                                true
-                            }
-                        };
-                        spares.give_back(record);
-                        if !written {
-                            continue;
+                            None => o.pages += 1,
                         }
+                        let (text, extra) = match value {
+                            Some((text, extra)) => (Some(text), extra),
+                            None => (None, Extra::new()),
+                        };
+                        record_line(
+                            &mut line,
+                            &record,
+                            text.as_deref(),
+                            &extra,
+                            error.as_deref(),
+                        );
                     }
                 }
-                out.write_all(&line)?;
+                spares.give_back(record);
+                if !line.is_empty() {
+                    out.write_all(&line)?;
+                }
             }
             Ok(o)
         }
@@ -666,14 +545,8 @@ pub fn run(found: Vec<Found>, engine: Engine, settings: Settings) -> Result<Exit
         any_status: settings.any_status,
         max_payload: settings.max_payload,
     };
-    let jobs = Jobs {
-        inputs: inputs.clone(),
-        next: 0,
-        current: None,
-        max_payload: settings.max_payload,
-        spares: Spares::default(),
-    };
-    let spares = jobs.spares.clone();
+    let jobs = Batches::new(inputs.clone(), settings.max_payload);
+    let spares = jobs.spares();
     let progress =
         (!settings.quiet && io::stderr().is_terminal() && (to_file || !io::stdout().is_terminal()))
             .then(|| progress_bar(None));
@@ -704,12 +577,7 @@ pub fn run(found: Vec<Found>, engine: Engine, settings: Settings) -> Result<Exit
             jobs,
             settings.threads,
             (4 * settings.threads).max(8),
-            move |job, out| {
-                let file = match &job {
-                    Job::Records { file, .. } | Job::End { file, .. } => *file,
-                };
-                (file, execute(job, &engine, &options, &spares, out))
-            },
+            move |job, out| (job.file(), execute(job, &engine, &options, &spares, out)),
             |event| match event {
                 ordered::Event::Data(bytes) => sink.file(current)?.write_all(&bytes),
                 ordered::Event::Done((file, o)) => {
@@ -726,9 +594,7 @@ pub fn run(found: Vec<Found>, engine: Engine, settings: Settings) -> Result<Exit
     } else {
         (|| {
             for job in jobs {
-                let file = match &job {
-                    Job::Records { file, .. } | Job::End { file, .. } => *file,
-                };
+                let file = job.file();
                 let o = execute(job, &engine, &options, &spares, sink.file(file)?);
                 consume(o, &mut sink)?;
             }

@@ -1,0 +1,21 @@
+//! Pages in: the containers pages come in, read the one way every caller reads them, and
+//! the ordered parallel run that filters them.
+//!
+//! - a file or a stream is opened by [`crate::input`] (gzip recognised by its magic bytes
+//!   and undone by [`crate::input::wrap`]; the encoding chosen by the splitter, from
+//!   [`crate::input::sniff`]);
+//! - [`jsonl`]: JSON lines records, one object with an `html` string a line, read in
+//!   batches under a memory budget, the html string decoded piece by piece;
+//! - [`warc`] (feature `warc`): WARC files, read in batches of records, each HTML response
+//!   a page with its URL, its HTTP charset and its record's fields;
+//! - [`ordered`]: jobs (a page, a batch of records) on several threads, their outputs
+//!   handed on in input order, in bounded memory; an error is an outcome of its job and
+//!   never stops the others.
+//!
+//! A new container is one more file here: an iterator of jobs for [`ordered::run`] and
+//! what one of its items gives.
+
+pub mod jsonl;
+pub mod ordered;
+#[cfg(feature = "warc")]
+pub mod warc;
