@@ -1,4 +1,4 @@
-//! [`Format::Json`](super::Format::Json): one JSON object per page, its metadata, text
+//! [`Format::Json`]: one JSON object per page, its metadata, text
 //! and counts.
 
 use super::Format;

@@ -1,4 +1,4 @@
-//! The output edge: how a [`Document`](crate::Document) is written. One [`Format`] names
+//! The output edge: how a [`Document`] is written. One [`Format`] names
 //! each way, and each has its file: [`text`] (the kept lines), [`markdown`], [`json`] (one
 //! object per page) and [`lines`] (one JSON object per line, with its score and decision).
 //!
