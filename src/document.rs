@@ -6,24 +6,11 @@ use std::sync::{Arc, LazyLock, OnceLock};
 use crate::Result;
 use crate::confidence;
 use crate::extract::{Decision, Extractor, ModelScorer, Scorer, Threshold};
-use crate::markdown::{self, Renderer};
 use crate::meta::Metadata;
+use crate::output::{self, Format};
 
 /// The built-in model, parsed once.
 static BUILTIN: LazyLock<Arc<ModelScorer>> = LazyLock::new(|| Arc::new(ModelScorer::builtin()));
-
-/// What [`Document::output`] writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum Format {
-    /// The kept lines, one per output line.
-    #[default]
-    Text,
-    /// GitHub-flavoured Markdown (see [`crate::markdown`]).
-    Markdown,
-    /// One JSON object: metadata, text and counts (see [`Document::to_json`]).
-    Json,
-}
 
 /// How to extract: the model (or a fixed threshold), the output format, links, images and
 /// the page's URL. `Options::default()` is the built-in model, text, no links, no images.
@@ -41,18 +28,18 @@ pub enum Format {
 /// ```
 #[derive(Clone, Default)]
 pub struct Options {
-    format: Format,
-    scorer: Option<Arc<dyn Scorer>>,
-    links: bool,
-    images: bool,
-    markdown_in_json: bool,
+    pub(crate) format: Format,
+    pub(crate) scorer: Option<Arc<dyn Scorer>>,
+    pub(crate) links: bool,
+    pub(crate) images: bool,
+    pub(crate) markdown_in_json: bool,
     /// The lines' structure is not collected ([`Options::markdown_structure`]).
     no_structure: bool,
     /// The Markdown does not start with the headline ([`Options::headline`]).
-    no_headline: bool,
-    url: Option<String>,
+    pub(crate) no_headline: bool,
+    pub(crate) url: Option<String>,
     /// Site mode ([`Options::site`]).
-    site: Option<crate::site::PageTemplate>,
+    pub(crate) site: Option<crate::site::PageTemplate>,
 }
 
 impl std::fmt::Debug for Options {
@@ -235,7 +222,8 @@ impl Options {
     pub fn builder(&self) -> Builder {
         let mut ex = Extractor::new(self.scorer_or_builtin())
             .with_metadata(true)
-            .with_structure(!self.no_structure);
+            .with_structure(!self.no_structure)
+            .with_features(self.format.collects(self.markdown_in_json).features);
         ex.set_site(self.site.clone());
         Builder {
             ex,
@@ -289,12 +277,9 @@ impl Builder {
         let mut metadata = self.ex.metadata().unwrap_or_default();
         crate::meta::published_from_url(&mut metadata, self.opts.url.as_deref());
         let mut text = String::new();
-        for d in self.lines.iter().filter(|d| d.keep) {
-            if !text.is_empty() {
-                text.push('\n');
-            }
-            text.push_str(&d.line.text);
-        }
+        self.lines
+            .iter()
+            .for_each(|d| output::text::push_kept(&mut text, d));
         let encoding = self
             .ex
             .splitter()
@@ -339,13 +324,13 @@ impl Builder {
 /// ```
 #[derive(Debug)]
 pub struct Document {
-    lines: Vec<Decision>,
+    pub(crate) lines: Vec<Decision>,
     text: String,
     markdown: OnceLock<String>,
-    metadata: Metadata,
+    pub(crate) metadata: Metadata,
     encoding: &'static str,
     input_bytes: u64,
-    opts: Options,
+    pub(crate) opts: Options,
 }
 
 impl Document {
@@ -359,29 +344,7 @@ impl Document {
     /// ([`Options::headline`]). With [`Options::markdown_structure`] off,
     /// every kept line is a paragraph (a heading a heading), without links or images.
     pub fn markdown(&self) -> &str {
-        self.markdown.get_or_init(|| {
-            let mut r = Renderer::new(markdown::Options {
-                links: self.opts.links,
-                images: self.opts.images,
-                base: self.base_url(),
-            });
-            let headline = (!self.opts.no_headline)
-                .then(|| markdown::headline::of(&self.metadata))
-                .flatten();
-            let mut h = markdown::headline::Headline::new(headline);
-            let mut out = String::new();
-            for d in self.lines.iter().filter(|d| d.keep) {
-                h.push(&mut r, &d.line, &mut out);
-            }
-            r.finish(&mut out);
-            out
-        })
-    }
-
-    /// The URL relative links resolve against: the page's `<base href>` (itself resolved
-    /// against the given URL), else the given URL.
-    fn base_url(&self) -> Option<String> {
-        markdown::base_url(self.opts.url.as_deref(), self.metadata.base.as_deref())
+        self.markdown.get_or_init(|| output::markdown::render(self))
     }
 
     /// What the page says about itself: title, author, dates, … (see [`Metadata`]).
@@ -438,15 +401,11 @@ impl Document {
         self.opts.url.as_deref().or(self.metadata.url.as_deref())
     }
 
-    /// The content in the [`Options`]' format: text (with a final newline when not
-    /// empty), Markdown, or the JSON object of [`Document::to_json`] on one line.
+    /// The content in the [`Options`]' format (see [`crate::output`]): text (with a final
+    /// newline when not empty), Markdown, the JSON object of [`Document::to_json`] on one
+    /// line, or one JSON object per line of the page.
     pub fn output(&self) -> String {
-        match self.opts.format {
-            Format::Text if self.text.is_empty() => String::new(),
-            Format::Text => format!("{}\n", self.text),
-            Format::Markdown => self.markdown().to_string(),
-            Format::Json => self.to_json().to_string(),
-        }
+        self.opts.format.render(self)
     }
 
     /// The document as one JSON object: `url`, `title`, `author`, `published`,
@@ -467,41 +426,7 @@ impl Document {
     /// # Ok::<(), mainline::Error>(())
     /// ```
     pub fn to_json(&self) -> serde_json::Value {
-        let m = &self.metadata;
-        let mut o = serde_json::Map::new();
-        o.insert("url".into(), self.url().into());
-        o.insert("title".into(), m.title.as_deref().into());
-        o.insert("author".into(), m.author.as_deref().into());
-        o.insert("published".into(), m.published.as_deref().into());
-        o.insert("modified".into(), m.modified.as_deref().into());
-        o.insert("site_name".into(), m.site_name.as_deref().into());
-        o.insert("description".into(), m.description.as_deref().into());
-        o.insert("language".into(), m.language.as_deref().into());
-        o.insert("image".into(), m.image.as_deref().into());
-        o.insert("page_types".into(), m.page_types.clone().into());
-        o.insert("text".into(), self.text.as_str().into());
-        if self.opts.markdown_in_json || self.opts.format == Format::Markdown {
-            o.insert("markdown".into(), self.markdown().into());
-        }
-        o.insert("kept_lines".into(), self.kept_lines().into());
-        o.insert("total_lines".into(), self.lines.len().into());
-        o.insert("encoding".into(), self.encoding.into());
-        o.insert(
-            "confidence".into(),
-            self.confidence()
-                .map(|c| (c * 1000.0).round() / 1000.0)
-                .into(),
-        );
-        if let Some(t) = &self.opts.site {
-            let matched = self.lines.iter().filter_map(|d| d.template);
-            let (n, dropped) =
-                matched.fold((0u64, 0u64), |(n, k), m| (n + 1, k + u64::from(m.dropped)));
-            o.insert(
-                "site".into(),
-                serde_json::json!({"pages": t.other_pages(), "template_lines": n, "dropped": dropped}),
-            );
-        }
-        serde_json::Value::Object(o)
+        output::json::object(self)
     }
 }
 

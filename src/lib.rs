@@ -79,6 +79,7 @@ pub mod lines;
 pub mod markdown;
 mod meta;
 pub mod model;
+pub mod output;
 mod second_stage;
 pub mod site;
 pub mod source;
@@ -107,9 +108,10 @@ pub mod cli;
 #[cfg(all(test, feature = "cli"))]
 mod tests;
 
-pub use document::{Builder, Document, Format, Options, extract, extract_str};
+pub use document::{Builder, Document, Options, extract, extract_str};
 pub use error::{Error, Result};
 pub use extract::{Decision, Extractor, ModelScorer, Scorer, Threshold, extract_text};
 pub use lines::Line;
 pub use meta::Metadata;
 pub use model::Model;
+pub use output::Format;

@@ -18,12 +18,9 @@ use crate::pages::{Page, PageArg, document_of, guarded, py_error, run, text_of};
 use crate::threads::{capped, pool};
 use crate::warc::{WarcPages, WarcSpec, WarcState};
 
-/// The output formats, by their names in Python (those of `mainline filter --format`).
-const FORMATS: [(&str, Format); 3] = [
-    ("text", Format::Text),
-    ("markdown", Format::Markdown),
-    ("json", Format::Json),
-];
+/// The output formats of a page, by their names in Python (those of
+/// `mainline filter --format`).
+const FORMATS: [Format; 3] = [Format::Text, Format::Markdown, Format::Json];
 
 /// FNV-1a, 64 bits: a short, stable digest of a model for its version string.
 fn fnv1a64(bytes: &[u8]) -> u64 {
@@ -76,7 +73,7 @@ pub(crate) struct PyExtractor {
     scorer: Arc<dyn Scorer>,
     version: Option<String>,
     describe: String,
-    format: &'static str,
+    format: Format,
     options: Options,
 }
 
@@ -97,15 +94,11 @@ impl PyExtractor {
 
     /// What `extract` returns for one page, in the extractor's format.
     fn output(&self, page: Page<'_>, url: Option<&str>) -> mainline::Result<String> {
-        if self.format == "text" {
+        if self.format == Format::Text {
             // NOTE: the streaming path: no Markdown structure or metadata is collected.
             return text_of(&self.scorer, page);
         }
-        let doc = self.document(page, url)?;
-        Ok(match self.format {
-            "markdown" => doc.markdown().to_string(),
-            _ => doc.to_json().to_string(),
-        })
+        Ok(self.document(page, url)?.output())
     }
 }
 
@@ -121,10 +114,10 @@ impl PyExtractor {
         images: bool,
         headline: bool,
     ) -> PyResult<Self> {
-        let Some(&(format, kind)) = FORMATS.iter().find(|(name, _)| *name == format) else {
+        let Some(&kind) = FORMATS.iter().find(|f| f.name() == format) else {
             return Err(PyValueError::new_err(format!(
                 "unknown format {format:?}: choose one of {}",
-                FORMATS.map(|(f, _)| format!("{f:?}")).join(", ")
+                FORMATS.map(|f| format!("{:?}", f.name())).join(", ")
             )));
         };
         let (scorer, version, describe): (Arc<dyn Scorer>, _, _) = match (model, threshold) {
@@ -179,7 +172,7 @@ impl PyExtractor {
             scorer,
             version,
             describe,
-            format,
+            format: kind,
             options,
         })
     }
@@ -200,7 +193,7 @@ impl PyExtractor {
     /// The output format given to the constructor.
     #[getter]
     fn format(&self) -> &'static str {
-        self.format
+        self.format.name()
     }
 
     /// The main content of one page in the extractor's format; ``""`` when nothing is
@@ -396,7 +389,8 @@ impl PyExtractor {
     fn __repr__(&self) -> String {
         format!(
             "Extractor(model={:?}, format={:?})",
-            self.describe, self.format
+            self.describe,
+            self.format.name()
         )
     }
 }

@@ -156,12 +156,7 @@ pub(crate) fn text_of(scorer: &Arc<dyn Scorer>, page: Page<'_>) -> mainline::Res
     guarded(|| {
         let mut out = String::new();
         run(scorer, page, false, &mut |d| {
-            if d.keep {
-                if !out.is_empty() {
-                    out.push('\n');
-                }
-                out.push_str(&d.line.text);
-            }
+            mainline::output::text::push_kept(&mut out, &d)
         })?;
         Ok(out)
     })

@@ -19,7 +19,7 @@ use crate::pages::guarded;
 pub(crate) struct WarcSpec {
     pub(crate) scorer: Arc<dyn Scorer>,
     pub(crate) options: Options,
-    pub(crate) format: &'static str,
+    pub(crate) format: mainline::Format,
     pub(crate) html: HtmlOptions,
     pub(crate) threads: Option<usize>,
     pub(crate) pool: Option<Arc<rayon::ThreadPool>>,
@@ -94,21 +94,14 @@ impl WarcSpec {
         uri: Option<&str>,
     ) -> mainline::Result<(String, serde_json::Map<String, serde_json::Value>)> {
         guarded(|| {
-            if self.format == "text" {
+            if self.format == mainline::Format::Text {
                 let text = mainline::warc::extract_text(html, Arc::clone(&self.scorer))?;
                 return Ok((text, serde_json::Map::new()));
             }
             let doc = mainline::warc::document(html, self.options.clone(), uri)?;
-            let mut fields = match doc.to_json() {
-                serde_json::Value::Object(o) => o,
-                _ => serde_json::Map::new(),
-            };
-            if self.format == "markdown" {
-                fields.retain(|k, _| k == "markdown");
-            }
-            fields.remove("text");
+            let (text, mut fields) = mainline::output::json::record_fields(&doc, self.format);
             fields.remove("url");
-            Ok((doc.text().to_string(), fields))
+            Ok((text, fields))
         })
     }
 

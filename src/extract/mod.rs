@@ -349,12 +349,7 @@ impl Extractor {
         // for that at once saves growing the string from nothing, page after page.
         let mut out = String::with_capacity(len / 16);
         while let Some(d) = self.next_decision() {
-            if d.keep {
-                if !out.is_empty() {
-                    out.push('\n');
-                }
-                out.push_str(&d.line.text);
-            }
+            crate::output::text::push_kept(&mut out, &d);
             self.recycle(d.line);
         }
         Ok(out)

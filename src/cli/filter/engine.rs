@@ -10,16 +10,15 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 
-use crate::Options;
 use crate::extract::{Extractor, Scorer};
 use crate::methods::Method;
+use crate::output::json::record_fields;
+use crate::{Format, Options};
 
 use super::super::{Failure, display_name};
-use super::pages::{
-    filter_one, filter_to_file, json_one, markdown_one, read_decoded, record_fields,
-};
+use super::jsonl;
+use super::pages::{filter_one, filter_to_file, json_one, markdown_one, read_decoded};
 use super::walk::Found;
-use super::{Format, jsonl};
 
 /// How Markdown and JSON documents are written.
 #[derive(Debug, Clone, Default)]
@@ -43,7 +42,7 @@ impl Render {
             o = o.scorer(Arc::clone(scorer));
         }
         // Without Markdown in the output, the lines' structure is not collected.
-        let markdown = self.markdown || format == Format::Markdown;
+        let markdown = format.collects(self.markdown).structure;
         let mut o = o
             .links(self.links)
             .images(self.images)
@@ -59,8 +58,9 @@ impl Render {
 
 /// How pages are filtered.
 pub(super) enum Engine {
-    /// The streaming line filter.
-    Lines {
+    /// The streaming extractor, deciding with a scorer (the built-in model, another model
+    /// or a threshold).
+    Model {
         scorer: Arc<dyn Scorer>,
         format: Format,
         render: Render,
@@ -69,8 +69,8 @@ pub(super) enum Engine {
         /// Site mode (--by-site, --site-profile).
         site: Option<Arc<super::super::site::SiteMode>>,
     },
-    /// A whole-document method (--method).
-    Dom {
+    /// A comparison method (--method), which reads a page whole.
+    Method {
         method: Method,
         dot: Option<PathBuf>,
     },
@@ -151,12 +151,7 @@ pub(super) fn page_jobs(
     out_dir: Option<&Path>,
     format: Format,
 ) -> Result<Vec<Job>> {
-    let ext = match format {
-        Format::Text => "txt",
-        Format::Markdown => "md",
-        Format::Json => "json",
-        Format::Jsonl => "jsonl",
-    };
+    let ext = format.extension();
     let mut targets: HashMap<PathBuf, PathBuf> = HashMap::new();
     let mut jobs = Vec::with_capacity(found.len());
     if let Some(dir) = out_dir {
@@ -263,17 +258,17 @@ impl Engine {
     /// Filters one page into `out`; returns the input bytes read.
     pub(super) fn page(&self, path: &Path, out: &mut dyn Write) -> Result<u64, Failure> {
         let template = match self {
-            Engine::Lines { site: Some(s), .. } => s.file_template(path),
+            Engine::Model { site: Some(s), .. } => s.file_template(path),
             _ => None,
         };
         match self {
-            Engine::Lines {
+            Engine::Model {
                 scorer,
                 format: Format::Markdown,
                 render,
                 ..
             } => markdown_one(path, scorer, render, template, out),
-            Engine::Lines {
+            Engine::Model {
                 scorer,
                 format: Format::Json,
                 render,
@@ -282,13 +277,13 @@ impl Engine {
                 let options = render.options(scorer, Format::Json).site(template);
                 json_one(path, &options, out)
             }
-            Engine::Lines {
+            Engine::Model {
                 scorer,
                 format,
                 extractors,
                 ..
             } => filter_one(path, scorer, extractors, template, *format, out),
-            Engine::Dom { method, dot } => {
+            Engine::Method { method, dot } => {
                 let (html, bytes) = read_decoded(path).map_err(Failure::Input)?;
                 let mut text = method
                     .try_extract(&html)
@@ -320,13 +315,13 @@ impl Engine {
         uri: Option<&str>,
     ) -> Result<(String, jsonl::Extra), String> {
         let template = match self {
-            Engine::Lines { site: Some(s), .. } => {
+            Engine::Model { site: Some(s), .. } => {
                 s.template(uri.and_then(crate::site::host).as_deref(), Some(&html.body))
             }
             _ => None,
         };
         match self {
-            Engine::Lines {
+            Engine::Model {
                 scorer,
                 format: format @ (Format::Json | Format::Markdown),
                 render,
@@ -339,7 +334,7 @@ impl Engine {
                 fields.remove("url");
                 Ok((text, fields))
             }
-            Engine::Lines {
+            Engine::Model {
                 scorer, extractors, ..
             } => extractors
                 .with(
@@ -351,14 +346,14 @@ impl Engine {
                 )
                 .map(|text| (text, jsonl::Extra::new()))
                 .map_err(|e| e.to_string()),
-            Engine::Dom { .. } => self.text(&crate::warc::decode(html).0),
+            Engine::Method { .. } => self.text(&crate::warc::decode(html).0),
         }
     }
 
     /// The text of a decoded document held in memory (the kept lines joined by `\n`),
     /// and for --format json or markdown the other fields of its record.
     pub(super) fn text(&self, html: &str) -> Result<(String, jsonl::Extra), String> {
-        if let Engine::Dom { method, .. } = self {
+        if let Engine::Method { method, .. } = self {
             return dom_text(*method, html);
         }
         self.text_of_pieces(html.len(), None, &mut |piece| {
@@ -375,7 +370,7 @@ impl Engine {
         url: Option<&str>,
     ) -> Result<(String, jsonl::Extra), String> {
         let template = match self {
-            Engine::Lines { site: Some(s), .. } => {
+            Engine::Model { site: Some(s), .. } => {
                 // NOTE: site mode holds the record's page decoded as well, to know its
                 // host and whether it was learnt.
                 s.record_template(url, &html.decoded())
@@ -396,7 +391,7 @@ impl Engine {
         feed: &mut dyn FnMut(&mut Sink) -> Result<(), String>,
     ) -> Result<(String, jsonl::Extra), String> {
         match self {
-            Engine::Lines {
+            Engine::Model {
                 scorer,
                 format: format @ (Format::Json | Format::Markdown),
                 render,
@@ -408,18 +403,13 @@ impl Engine {
                 let doc = b.end().map_err(|e| e.to_string())?;
                 Ok(record_fields(&doc, *format))
             }
-            Engine::Lines { scorer, .. } => {
+            Engine::Model { scorer, .. } => {
                 let mut ex = Extractor::new(Arc::clone(scorer));
                 ex.set_site(template);
                 let mut text = String::new();
                 let mut take = |ex: &mut Extractor| {
                     while let Some(d) = ex.next_decision() {
-                        if d.keep {
-                            if !text.is_empty() {
-                                text.push('\n');
-                            }
-                            text.push_str(&d.line.text);
-                        }
+                        crate::output::text::push_kept(&mut text, &d);
                     }
                 };
                 // NOTE: the document is already decoded; a byte order mark makes the
@@ -436,7 +426,7 @@ impl Engine {
                 take(&mut ex);
                 Ok((text, jsonl::Extra::new()))
             }
-            Engine::Dom { method, .. } => {
+            Engine::Method { method, .. } => {
                 // The comparison methods parse a page whole.
                 let mut html = Vec::with_capacity(len);
                 feed(&mut |piece| {

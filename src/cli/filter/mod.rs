@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
+use crate::Format;
 use crate::methods::Method;
 use crate::source::jsonl::{Batch, Batches};
 use crate::source::ordered;
@@ -302,18 +303,6 @@ fn parse_method(s: &str) -> Result<FilterMethod, String> {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
-    /// The kept lines.
-    Text,
-    /// The kept lines as GitHub-flavoured Markdown.
-    Markdown,
-    /// One JSON object per page: metadata, text, counts.
-    Json,
-    /// Every line as a JSON object, with features, score and decision.
-    Jsonl,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub(super) enum InputFormat {
     /// One HTML page per input.
     Html,
@@ -349,7 +338,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             args.format == Format::Text,
             "--format {} needs the streaming filter's lines; --method {method} writes text only \
              (--format text)",
-            format!("{:?}", args.format).to_lowercase()
+            args.format.name()
         );
         usage_ensure!(
             args.dot.is_none() || method == Method::MostLinked,
@@ -357,7 +346,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     }
     usage_ensure!(
-        !(jsonl_in && args.format == Format::Jsonl),
+        !(jsonl_in && args.format == Format::Lines),
         "--format jsonl describes every line of a page; with --input-format jsonl each record gets its text"
     );
     usage_ensure!(
@@ -392,11 +381,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         _ => args.threshold,
     };
     let mut engine = match args.method {
-        Some(FilterMethod::Dom(method)) => Engine::Dom {
+        Some(FilterMethod::Dom(method)) => Engine::Method {
             method,
             dot: args.dot.clone(),
         },
-        Some(FilterMethod::Builtin | FilterMethod::Threshold) | None => Engine::Lines {
+        Some(FilterMethod::Builtin | FilterMethod::Threshold) | None => Engine::Model {
             scorer: super::scorer(threshold, args.model.as_deref())?,
             format: args.format,
             render: Render {
@@ -451,7 +440,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let site_mode = args.by_site || args.site_profile.is_some();
     if site_mode {
         usage_ensure!(
-            matches!(engine, Engine::Lines { .. }),
+            matches!(engine, Engine::Model { .. }),
             "--by-site and --site-profile apply to the streaming filter, not to --method"
         );
     }
@@ -510,7 +499,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     if warc_in || (args.input_format == InputFormat::Html && warc::detect(&found)?) {
         usage_ensure!(
-            args.format != Format::Jsonl,
+            args.format != Format::Lines,
             "--format jsonl describes every line of a page; WARC input gives one JSON line per \
              record (with --format json or markdown, their fields are added to it)"
         );
@@ -619,7 +608,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
 /// Puts the streaming filter in site mode.
 fn set_site(engine: &mut Engine, mode: super::site::SiteMode) {
-    if let Engine::Lines { site, .. } = engine {
+    if let Engine::Model { site, .. } = engine {
         *site = Some(Arc::new(mode));
     }
 }

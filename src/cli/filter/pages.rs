@@ -3,20 +3,19 @@
 
 use std::ffi::OsString;
 use std::fs;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
 
-use crate::Options;
-use crate::extract::{Decision, Extractor, Scorer};
-use crate::features;
+use crate::extract::{Extractor, Scorer};
 use crate::markdown::Renderer;
+use crate::output::lines::write_record;
+use crate::{Format, Options};
 
 use super::super::{Failure, display_name, read_input};
 use super::engine::{Engine, Extractors, Render};
-use super::{Format, jsonl};
 
 /// Reads a whole input (decompressed) and decodes it to UTF-8 with the splitter's rules.
 /// Also returns the number of bytes read.
@@ -55,7 +54,7 @@ pub(super) fn filter_one(
     out: &mut dyn Write,
 ) -> Result<u64, Failure> {
     let doc = display_name(path);
-    let features = format == Format::Jsonl;
+    let features = format.collects(false).features;
     let make = || Extractor::new(Arc::clone(scorer)).with_features(features);
     // NOTE: as stream_file, with an extractor kept from page to page, which takes the
     // written lines back for later ones.
@@ -63,7 +62,14 @@ pub(super) fn filter_one(
         ex.set_site(template);
         let mut drain = |ex: &mut Extractor| {
             while let Some(d) = ex.next_decision() {
-                write_decision(out, &doc, &d, format).map_err(Failure::Output)?;
+                if format == Format::Lines {
+                    write_record(out, &doc, &d).map_err(Failure::Output)?;
+                } else if d.keep {
+                    // Format::Text; Markdown and JSON are written by markdown_one and json_one.
+                    out.write_all(d.line.text.as_bytes())
+                        .and_then(|()| out.write_all(b"\n"))
+                        .map_err(Failure::Output)?;
+                }
                 ex.recycle(d.line);
             }
             Ok(())
@@ -223,71 +229,6 @@ pub(in crate::cli) fn stem(path: &Path) -> OsString {
         Some(stem) if name.extension().is_some_and(is_html) => stem.to_os_string(),
         _ => name.as_os_str().to_os_string(),
     }
-}
-
-pub(super) fn write_decision(
-    out: &mut dyn Write,
-    doc: &str,
-    d: &Decision,
-    format: Format,
-) -> io::Result<()> {
-    match format {
-        Format::Text => {
-            if d.keep {
-                out.write_all(d.line.text.as_bytes())?;
-                out.write_all(b"\n")?;
-            }
-            Ok(())
-        }
-        Format::Markdown | Format::Json => unreachable!("written by markdown_one and json_one"),
-        Format::Jsonl => {
-            let line = &d.line;
-            let mut obj = serde_json::json!({
-                "doc": doc,
-                "line": line.index,
-                "text": line.text,
-                "keep": d.keep,
-                "score": d.score,
-                "html_bytes": line.html_bytes,
-                "text_bytes": line.text_bytes,
-                "link_bytes": line.link_bytes,
-                "density": line.density(),
-                "block": line.block.name(),
-                "heading": line.heading,
-                "depth": line.depth,
-                "ancestors": line.ancestors,
-            });
-            if let Some(values) = &d.features {
-                let map: serde_json::Map<String, serde_json::Value> = features::names()
-                    .iter()
-                    .zip(values)
-                    .map(|(n, v)| (n.clone(), serde_json::json!(v)))
-                    .collect();
-                obj["features"] = serde_json::Value::Object(map);
-            }
-            if let Some(m) = &d.template {
-                obj["template"] =
-                    serde_json::json!({"pages": m.pages, "of": m.of, "dropped": m.dropped});
-            }
-            serde_json::to_writer(&mut *out, &obj)?;
-            out.write_all(b"\n")
-        }
-    }
-}
-
-/// A document's text, and the fields its record gains beside it: every field of
-/// [`crate::Document::to_json`] but `text` for `--format json`, only `markdown` for
-/// `--format markdown`.
-pub(super) fn record_fields(doc: &crate::Document, format: Format) -> (String, jsonl::Extra) {
-    let mut fields = match doc.to_json() {
-        serde_json::Value::Object(o) => o,
-        _ => unreachable!("a document is a JSON object"),
-    };
-    if format == Format::Markdown {
-        fields.retain(|k, _| k == "markdown");
-    }
-    fields.remove("text");
-    (doc.text().to_string(), fields)
 }
 
 #[cfg(test)]
