@@ -17,7 +17,7 @@
 //! ([`select`]), and a decision for a line waits for exactly that many following lines.
 //!
 //! ```
-//! use mainline::features::{self, FeatureSet};
+//! use mainline::internals::features::{self, FeatureSet};
 //! let seed = features::select(FeatureSet::Seed, 1);
 //! assert_eq!(seed, ["density", "ln_html_bytes", "ln_text_bytes",
 //!     "prev1_density", "prev1_ln_html_bytes", "prev1_ln_text_bytes",

@@ -25,8 +25,8 @@ pub(crate) const MAGIC: [u8; 2] = [0x1f, 0x8b];
 /// Whether `data` starts like gzip data (its first two bytes are gzip's magic bytes).
 ///
 /// ```
-/// assert!(mainline::input::is_gzip(b"\x1f\x8b\x08\x00"));
-/// assert!(!mainline::input::is_gzip(b"<p>plain</p>"));
+/// assert!(mainline::internals::input::is_gzip(b"\x1f\x8b\x08\x00"));
+/// assert!(!mainline::internals::input::is_gzip(b"<p>plain</p>"));
 /// ```
 pub fn is_gzip(data: &[u8]) -> bool {
     data.starts_with(&MAGIC)

@@ -59,7 +59,7 @@ impl std::fmt::Display for Sniffed {
     /// by the bytes)`.
     ///
     /// ```
-    /// let s = mainline::input::sniff("<meta charset=gb2312><p>中文</p>".as_bytes(), true);
+    /// let s = mainline::internals::input::sniff("<meta charset=gb2312><p>中文</p>".as_bytes(), true);
     /// assert_eq!(s.to_string(), "UTF-8 (declared GBK, contradicted by the bytes)");
     /// ```
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -126,7 +126,7 @@ pub struct Sniffed {
 /// ([`EncodingSource::Contradicted`]).
 ///
 /// ```
-/// use mainline::input::{sniff, EncodingSource};
+/// use mainline::internals::input::{sniff, EncodingSource};
 /// let s = sniff(b"<meta charset=\"windows-1252\"><p>caf\xe9</p>", true);
 /// assert_eq!(s.encoding, encoding_rs::WINDOWS_1252);
 /// assert_eq!(s.source, EncodingSource::Meta);
@@ -175,7 +175,7 @@ pub fn sniff(head: &[u8], complete: bool) -> Sniffed {
 /// order, in which the transport layer's charset comes before a `<meta>` declaration.
 ///
 /// ```
-/// use mainline::input::{sniff_with_transport, EncodingSource};
+/// use mainline::internals::input::{sniff_with_transport, EncodingSource};
 /// let page = b"<meta charset=utf-8><p>caf\xe9</p>";
 /// let s = sniff_with_transport(page, true, Some(encoding_rs::WINDOWS_1252));
 /// assert_eq!((s.encoding, s.source), (encoding_rs::WINDOWS_1252, EncodingSource::Transport));
@@ -257,8 +257,8 @@ const BINARY_MAGIC: &[(&[u8], &str)] = &[
 /// rejected, so the decision is the same however the input is chunked.
 ///
 /// ```
-/// assert_eq!(mainline::input::binary_kind(b"\x89PNG\r\n\x1a\n...."), Some("PNG image"));
-/// assert_eq!(mainline::input::binary_kind(b"<p>hello</p>"), None);
+/// assert_eq!(mainline::internals::input::binary_kind(b"\x89PNG\r\n\x1a\n...."), Some("PNG image"));
+/// assert_eq!(mainline::internals::input::binary_kind(b"<p>hello</p>"), None);
 /// ```
 pub fn binary_kind(head: &[u8]) -> Option<&'static str> {
     BINARY_MAGIC
@@ -271,8 +271,8 @@ pub fn binary_kind(head: &[u8]) -> Option<&'static str> {
 /// `bzip2 data`.
 ///
 /// ```
-/// assert_eq!(mainline::input::a_binary_kind("ELF executable"), "an ELF executable");
-/// assert_eq!(mainline::input::a_binary_kind("xz data"), "xz data");
+/// assert_eq!(mainline::internals::input::a_binary_kind("ELF executable"), "an ELF executable");
+/// assert_eq!(mainline::internals::input::a_binary_kind("xz data"), "xz data");
 /// ```
 pub fn a_binary_kind(kind: &str) -> String {
     if [" data", " media", " audio"]
@@ -343,7 +343,7 @@ pub type Input = Box<dyn Read + Send>;
 /// std::fs::write(&path, gz.finish()?)?;
 ///
 /// let mut html = String::new();
-/// mainline::input::open(&path)?.read_to_string(&mut html)?;
+/// mainline::internals::input::open(&path)?.read_to_string(&mut html)?;
 /// std::fs::remove_file(&path)?;
 /// assert_eq!(html, "<p>Hello</p>");
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -6,7 +6,7 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 fn harbour() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/site/harbour")
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("data/site/harbour")
 }
 
 /// The names of the harbour pages (without `.html`), in order.

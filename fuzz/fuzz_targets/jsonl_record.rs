@@ -14,13 +14,13 @@ use libfuzzer_sys::fuzz_target;
 
 mod cli {
     use std::path::Path;
-    pub fn open_input(path: &Path) -> mainline::Result<mainline::input::Input> {
-        mainline::input::open(path)
+    pub fn open_input(path: &Path) -> mainline::Result<mainline::internals::input::Input> {
+        mainline::internals::input::open(path)
     }
 }
 
 mod input {
-    pub use mainline::input::Input;
+    pub use mainline::internals::input::Input;
 }
 
 #[allow(dead_code)]

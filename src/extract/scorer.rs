@@ -41,7 +41,7 @@ use crate::{Error, Result};
 ///     }
 /// }
 ///
-/// let names = mainline::features::names();
+/// let names = mainline::internals::features::names();
 /// let column = names.iter().position(|n| n == "ln_text_bytes").unwrap();
 /// let mut ex = Extractor::new(Arc::new(Long { column }));
 /// let kept = ex.kept_text(b"<p>Short.</p><p>A line that is long enough to keep.</p>")?;
@@ -145,7 +145,7 @@ impl ModelScorer {
     ///
     /// ```
     /// use mainline::ModelScorer;
-    /// use mainline::model::{Model, ModelKind, Scaler};
+    /// use mainline::internals::model::{Model, ModelKind, Scaler};
     /// let model = Model::new(
     ///     vec!["density".to_string(), "ln_html_bytes".to_string()],
     ///     Scaler::identity(1), // one entry for two features

@@ -17,8 +17,8 @@
 //! written and the table goes on as a new one).
 //!
 //! ```
-//! use mainline::lines::Splitter;
-//! use mainline::markdown::{Options, Renderer};
+//! use mainline::Splitter;
+//! use mainline::internals::markdown::{Options, Renderer};
 //!
 //! let mut s = Splitter::new().with_structure(true);
 //! s.write(b"<h2>Steps</h2><ol><li>Mix <em>well</em></li><li>Bake</li></ol><pre class=language-sh>make\n\nmake install</pre>")?;
@@ -829,7 +829,7 @@ fn escape_range(text: &str, from: usize, to: usize, table: bool, out: &mut Strin
 ///
 /// ```
 /// let md = "## A *b*\n\n1. [c](https://x.org/y) `d\\`\n\n| e \\| f | g |\n| --- | --- |\n";
-/// assert_eq!(mainline::markdown::strip(md).split_whitespace().collect::<Vec<_>>(),
+/// assert_eq!(mainline::internals::markdown::strip(md).split_whitespace().collect::<Vec<_>>(),
 ///            ["A", "b", "c", "d\\", "e", "|", "f", "g"]);
 /// ```
 pub fn strip(md: &str) -> String {

@@ -9,7 +9,7 @@
 //! # Scoring a line
 //!
 //! ```
-//! use mainline::model::{Model, ModelKind, Scaler};
+//! use mainline::internals::model::{Model, ModelKind, Scaler};
 //!
 //! // P(content) = sigmoid(4 · (density - 0.5) / 0.25)
 //! let model = Model::new(
@@ -34,7 +34,7 @@
 //! a feature the model needs:
 //!
 //! ```
-//! # use mainline::model::{Model, ModelKind, Scaler};
+//! # use mainline::internals::model::{Model, ModelKind, Scaler};
 //! # let model = Model::new(
 //! #     vec!["density".to_string()],
 //! #     Scaler { mean: vec![0.5], std: vec![0.25] },

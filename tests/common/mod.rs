@@ -31,7 +31,7 @@ pub fn stdout_of(args: &[&str]) -> String {
 
 /// A sample page under `data/samples/`.
 pub fn sample(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .join("data/samples")
         .join(name)
 }
