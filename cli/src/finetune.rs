@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
+use mainline_training::model::ModelExt;
 use mainline::internals::model::Model;
 use mainline_training::train::{self, FineTuneParams};
 

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
+use mainline_training::model::ModelExt;
 use mainline::internals::features::{self, FeatureSet, MAX_CONTEXT};
 use mainline_training::train::{self, ModelType, Recipe};
 

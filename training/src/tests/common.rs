@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 
+use crate::model::ModelExt;
 use mainline::internals::extract::{Decision, Extractor, Scorer};
 use mainline::internals::model::{Model, ModelKind, Scaler, Stage2};
 use mainline::internals::second_stage;

@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use crate::model::ModelExt;
 use mainline::Error;
 use mainline::internals::model::{Model, ModelKind};
 use crate::train::{

@@ -24,6 +24,7 @@ use super::{
     AugmentStages, Dataset, ModelType, ThresholdObjective, ThresholdRows, TrainParams, TrainReport,
     group_kfold, group_split, train_on_rows,
 };
+use crate::model::ModelExt;
 use mainline::internals::model::Model;
 use mainline::internals::model::Stage2;
 use mainline::internals::second_stage;
