@@ -109,7 +109,7 @@ pub(crate) fn unzip(data: &[u8]) -> io::Result<Cow<'_, [u8]>> {
 /// A reader over the decompressed members of the gzip data `data`, to its end: bytes
 /// after the last member that are not another member are an error, as damage is. The
 /// errors are flate2's (`UnexpectedEof` for data cut short).
-pub(crate) fn strict(data: &[u8]) -> MultiGzDecoder<&[u8]> {
+pub fn strict(data: &[u8]) -> MultiGzDecoder<&[u8]> {
     MultiGzDecoder::new(data)
 }
 

@@ -93,10 +93,8 @@ impl Scorer for Threshold {
 /// A scorer that keeps nothing but asks for the widest context, so that every feature
 /// column of a row is filled: for writing feature tables.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-#[cfg(feature = "cli")]
 pub struct AllFeatures;
 
-#[cfg(feature = "cli")]
 impl Scorer for AllFeatures {
     fn context(&self) -> usize {
         MAX_CONTEXT

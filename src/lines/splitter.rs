@@ -25,7 +25,8 @@ enum Stage {
     Failed,
 }
 
-/// Streaming line splitter. See the [module documentation](super).
+/// Streaming line splitter: cuts a page, fed in pieces, into the [`Line`]s a text-mode
+/// browser would show.
 pub struct Splitter {
     state: Box<State>,
     stage: Stage,

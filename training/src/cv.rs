@@ -664,7 +664,7 @@ pub fn cross_validate(
 /// Site mode ([`mainline::site`]) over the held-out decisions of `result`: each page's
 /// template is learnt from its site's other pages as written (all in the page's fold, so
 /// never from training data, and the page is not its own evidence), and its kept lines are
-/// vetoed as the extractor vetoes them. Returns the result as "RECIPE [site]"; the pages
+/// vetoed as the extractor vetoes them. Returns the result as "RECIPE \[site\]"; the pages
 /// of variants are left as they were decided.
 ///
 /// # Errors

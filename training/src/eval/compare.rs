@@ -143,13 +143,6 @@ impl PageMethod {
                         .parse::<Method>()
                         .map_err(|e| Error::Other(format!("{e} (or threshold, builtin, all)")))?,
                 ),
-                #[cfg(not(feature = "methods"))]
-                other => {
-                    return Err(Error::Other(format!(
-                        "unknown method {other:?}: use threshold, builtin or all (the \
-                         comparison algorithms need the `methods` feature)"
-                    )));
-                }
             });
         }
         for (name, model) in models {

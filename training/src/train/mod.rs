@@ -35,7 +35,7 @@
 //! training of a model on a few labelled pages of one site. `mainline eval --recipe`
 //! cross-validates by domain.
 
-pub(crate) mod label;
+pub mod label;
 
 mod augment;
 mod dataset;
@@ -64,7 +64,7 @@ pub use plain::{LAYOUT_ELEMENTS, SEMANTIC_ELEMENTS, plain, tables};
 pub use recipe::{Recipe, StackRecipe};
 pub use related::{Teaser, related};
 pub use short::{LineSpan, shell, short};
-pub(crate) use split::{group_kfold, group_split};
+pub use split::{group_kfold, group_split};
 pub use stacked::{StackParams, StageInputs, train_stacked};
 #[cfg(test)]
 pub(crate) use stacked::{decide_stacked, stage1_scores, stage2_rows};
@@ -73,6 +73,7 @@ pub(crate) use stacked::{keep_stacked, score_stacked};
 use ndarray::{Array2, ArrayView2};
 use serde::{Deserialize, Serialize};
 
+use crate::model::ModelExt;
 use mainline::internals::model::{Model, ModelKind, Scaler};
 use mainline::{Error, Result};
 
@@ -190,7 +191,7 @@ pub fn train(
 /// columns (`stacked`: a two-stage model): the feature matrix and its standardised copies,
 /// plus each row's page and group names, label and indices. An estimate for refusing a
 /// training set that cannot fit before reading it, not a bound.
-pub(crate) fn memory_needed(rows: u64, columns: usize, stacked: bool) -> u64 {
+pub fn memory_needed(rows: u64, columns: usize, stacked: bool) -> u64 {
     // NOTE: copies of the matrix measured as peak RSS / matrix bytes (BENCHMARKS.md,
     // "Training memory").
     let (copies_x10, per_row) = if stacked {

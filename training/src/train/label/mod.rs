@@ -9,7 +9,7 @@
 //!
 //! # How lines are labelled
 //!
-//! 1. Page lines and gold text are split into tokens by [`align_tokens`]: lower-cased `\w+`
+//! 1. Page lines and gold text are split into tokens by `align_tokens`: lower-cased `\w+`
 //!    runs, except that characters of scripts written without spaces between words (Han,
 //!    Hiragana, Katakana, Hangul, Thai, Lao, Khmer, Myanmar) are one token each, so a Chinese
 //!    line can match in part. Tokens that occur on one side only are dropped before aligning:
@@ -104,7 +104,7 @@ pub const TIME_LIMIT: Duration = Duration::from_millis(500);
 pub struct Alignment {
     /// One label per input line: `true` for main content, `false` for boilerplate.
     pub labels: Vec<bool>,
-    /// Number of gold tokens (as split by [`align_tokens`]).
+    /// Number of gold tokens (as split by `align_tokens`).
     pub gold_tokens: usize,
     /// Gold tokens matched to a token of a line labelled content. Matches that fall on a
     /// line labelled boilerplate are not counted: this measures how much of the gold text the
