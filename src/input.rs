@@ -292,8 +292,7 @@ pub const BINARY_MAGIC_BYTES: usize = 8;
 /// patterns: after an optional BOM and white space, one of its tags (`<!doctype html`,
 /// `<html`, `<head`, `<p`, `<div`, a comment `<!--`, …) in any case, followed by a space
 /// or `>`. Used for files without an HTML extension and WARC payloads without a media type.
-#[cfg(any(test, feature = "cli", feature = "warc"))]
-pub(crate) fn looks_like_html(head: &[u8]) -> bool {
+pub fn looks_like_html(head: &[u8]) -> bool {
     const TAGS: &[&[u8]] = &[
         b"<!doctype html",
         b"<html",
@@ -360,7 +359,7 @@ pub fn open(path: &Path) -> Result<Input> {
 ///
 /// # Errors
 /// [`Error::Io`] when the file cannot be opened or is a directory.
-pub(crate) fn open_with_warnings(path: &Path, warn: Warn) -> Result<Input> {
+pub fn open_with_warnings(path: &Path, warn: Warn) -> Result<Input> {
     Ok(wrap_with_warnings(open_raw(path)?, warn))
 }
 
@@ -395,12 +394,11 @@ pub(crate) fn open_file(path: &Path) -> Result<Input> {
 static STDIN_AHEAD: Mutex<Vec<u8>> = Mutex::new(Vec::new());
 
 /// Most raw bytes [`stdin_head`] reads ahead.
-#[cfg(any(test, feature = "cli"))]
 const STDIN_AHEAD_MAX: usize = 64 * 1024;
 
 /// Standard input as raw bytes (not decompressed), beginning with the bytes
 /// [`stdin_head`] read ahead, if any. [`open`] reads `-` from here.
-pub(crate) fn stdin() -> Box<dyn Read + Send> {
+pub fn stdin() -> Box<dyn Read + Send> {
     let ahead = std::mem::take(&mut *STDIN_AHEAD.lock().unwrap_or_else(|p| p.into_inner()));
     if ahead.is_empty() {
         Box::new(io::stdin())
@@ -417,8 +415,7 @@ pub(crate) fn stdin() -> Box<dyn Read + Send> {
 ///
 /// # Errors
 /// A read error of standard input.
-#[cfg(feature = "cli")]
-pub(crate) fn stdin_head(n: usize) -> io::Result<Vec<u8>> {
+pub fn stdin_head(n: usize) -> io::Result<Vec<u8>> {
     head_of(
         &mut io::stdin(),
         n,
@@ -428,7 +425,6 @@ pub(crate) fn stdin_head(n: usize) -> io::Result<Vec<u8>> {
 
 /// The first `n` decompressed bytes of `raw`, appending the raw bytes read to `ahead`
 /// (which may already hold some).
-#[cfg(any(test, feature = "cli"))]
 fn head_of(raw: &mut dyn Read, n: usize, ahead: &mut Vec<u8>) -> io::Result<Vec<u8>> {
     let mut eof = false;
     loop {
@@ -477,7 +473,7 @@ pub fn wrap(reader: Box<dyn Read + Send>) -> Input {
 /// (a pipe may hand over one byte first). Concatenated gzip members are one input. After a
 /// member, bytes that do not start another member end the input, as `gzip -d` does:
 /// zero bytes (padding) silently, anything else with a warning ("trailing garbage").
-pub(crate) fn wrap_with_warnings(reader: Box<dyn Read + Send>, warn: Warn) -> Input {
+pub fn wrap_with_warnings(reader: Box<dyn Read + Send>, warn: Warn) -> Input {
     gzip::lenient(Box::new(BufReader::with_capacity(64 * 1024, reader)), warn)
 }
 
