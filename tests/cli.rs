@@ -550,7 +550,7 @@ fn a_recipe_with_an_unknown_field_is_refused_naming_it() {
 
 #[test]
 fn a_wrong_second_stage_threshold_objective_is_refused_with_the_accepted_ones() {
-    // What the option does is pinned in src/tests/two_stage.rs; here, its parsing.
+    // What the option does is pinned in training/src/tests/two_stage.rs; here, its parsing.
     let dir = scratch();
     train_separable(
         &dir.path().join("m.json"),

@@ -14,7 +14,7 @@ pub(super) fn fit(z: ArrayView2<f32>, y: &[bool], params: &TrainParams) -> Resul
     // NOTE: column-major on purpose. linfa computes the gradient as `x.t().dot(..)`, which
     // for a row-major `x` walks columns with a stride of a whole row (ndarray's fallback
     // matrix-vector product); column-major makes those walks contiguous. On 400k × 80
-    // (src/tests/train.rs, `time_training_on_400k_rows_of_80_features`) this took the whole
+    // (training/src/tests/train.rs, `time_training_on_400k_rows_of_80_features`) this took the whole
     // logistic training from 14 s to 5 s of CPU time.
     let (n, f) = z.dim();
     let x = ndarray::Array2::from_shape_fn((n, f).f(), |(i, j)| f64::from(z[[i, j]]));

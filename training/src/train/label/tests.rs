@@ -302,7 +302,7 @@ fn a_page_repeating_a_long_article_three_times_aligns_with_one_copy() {
     }
     let gold = gold_lines.join("\n\n");
 
-    // NOTE: speed is measured by the corpus run (src/tests/label_corpus.rs), not here: a
+    // NOTE: speed is measured by the corpus run (training/src/tests/label_corpus.rs), not here: a
     // generous limit keeps this test about the result on a loaded machine.
     let a = align_with_time_limit(&lines, &gold, Duration::from_secs(120));
     assert!(!a.timed_out);
