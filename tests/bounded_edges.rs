@@ -1,4 +1,4 @@
-//! Hostile input, round two: what surrounds the streaming filter is bounded too (JSON lines
+//! Hostile input at the edges: what surrounds the streaming filter is bounded too (JSON lines
 //! records, the comparison methods, model files, training sets, plots), every output file
 //! is written whole or not at all, and the library returns errors instead of panicking.
 //!

@@ -123,7 +123,7 @@ pub const MIN_MODEL_FORMAT_VERSION: u32 = 1;
 ///
 /// let builtin = ModelScorer::builtin().model().clone();
 /// let path = std::env::temp_dir().join(format!("mainline-doc-{}.json", std::process::id()));
-/// std::fs::write(&path, builtin.to_json())?; // or builtin.save(&path)? (feature `train`)
+/// std::fs::write(&path, builtin.to_json())?; // mainline-training: ModelExt::save
 /// let model = Model::load(&path)?;
 /// std::fs::remove_file(&path)?;
 /// assert_eq!(model, builtin);

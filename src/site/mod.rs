@@ -627,7 +627,7 @@ impl Profile {
         })
     }
 
-    /// Writes the profile file (whole or not at all, with feature `train`).
+    /// Writes the profile file.
     ///
     /// # Errors
     /// When the file cannot be written.
