@@ -8,9 +8,14 @@ use std::sync::Arc;
 use assert_cmd::Command;
 use mainline::{Decision, Extractor, Scorer};
 
-/// The `mainline` binary under test.
+/// The repository's root, where the tests' relative paths (`data/samples`, …) start.
+pub const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+
+/// The `mainline` binary under test, run in the repository's root.
 pub fn mainline() -> Command {
-    Command::cargo_bin("mainline").expect("the mainline binary is built")
+    let mut command = Command::cargo_bin("mainline").expect("the mainline binary is built");
+    command.current_dir(ROOT);
+    command
 }
 
 /// The standard output of a successful run of `mainline` with `args`.
