@@ -60,7 +60,11 @@ fn f1(dir: &Path) {
             Some(PageResult {
                 group: page.group.clone(),
                 text_f1: word_scores(doc.text(), &page.gold).f1,
-                markdown_f1: word_scores(&mainline::internals::markdown::strip(doc.markdown()), &page.gold).f1,
+                markdown_f1: word_scores(
+                    &mainline::internals::markdown::strip(doc.markdown()),
+                    &page.gold,
+                )
+                .f1,
                 features: features(doc.lines()),
             })
         })

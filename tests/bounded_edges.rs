@@ -163,7 +163,8 @@ fn a_model_file_larger_than_the_cap_is_refused_without_reading_it_all() {
     fs::write(&page, "<p>A page.</p>").unwrap();
     let big = dir.path().join("big.json");
     let f = fs::File::create(&big).unwrap();
-    f.set_len(mainline::internals::model::MAX_MODEL_BYTES + 1).unwrap();
+    f.set_len(mainline::internals::model::MAX_MODEL_BYTES + 1)
+        .unwrap();
     for model in [big.as_path(), Path::new("/dev/zero")] {
         if !model.exists() {
             continue;
@@ -321,9 +322,10 @@ fn model_scorer_new_rejects_every_inconsistent_model() {
 #[test]
 fn a_model_file_with_a_tiny_std_is_refused_instead_of_scoring_nan() {
     let dir = scratch();
-    let builtin =
-        fs::read_to_string(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("models/logistic.json"))
-            .unwrap();
+    let builtin = fs::read_to_string(
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("models/logistic.json"),
+    )
+    .unwrap();
     let mut json: serde_json::Value = serde_json::from_str(&builtin).unwrap();
     json["scaler"]["std"][0] = serde_json::json!(1e-45);
     let path = dir.path().join("tiny.json");

@@ -121,7 +121,8 @@ fn review_help_and_readme_state_the_caps() {
     assert!(help.contains("10,000 lines"), "{help}");
     assert!(help.contains("--max-bytes"), "{help}");
     let readme =
-        fs::read_to_string(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("README.md")).unwrap();
+        fs::read_to_string(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("README.md"))
+            .unwrap();
     assert!(
         readme
             .lines()

@@ -634,9 +634,10 @@ fn model_is_rejected(model: &Path, message: &str) {
 #[test]
 fn model_files_that_cannot_be_used() {
     let dir = scratch();
-    let builtin =
-        fs::read_to_string(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("models/default.json"))
-            .unwrap();
+    let builtin = fs::read_to_string(
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("models/default.json"),
+    )
+    .unwrap();
     let not_json = write_file(dir.path(), "notjson.json", [&b"this is not JSON"[..]]);
     model_is_rejected(&not_json, "not valid JSON");
     let binary = write_file(

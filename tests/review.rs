@@ -237,7 +237,8 @@ fn fine_tuning_refuses_what_it_cannot_use() {
     let dir = scratch();
     let csv = menu_as_content_csv(dir.path());
     let out = dir.path().join("m.json");
-    let logistic = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("models/logistic.json");
+    let logistic = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .join("models/logistic.json");
     mainline()
         .arg("train")
         .arg(&csv)

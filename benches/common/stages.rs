@@ -153,7 +153,9 @@ pub fn filter(page: &[u8], scorer: &Arc<dyn Scorer>) {
 /// `--images`, which need the head's metadata for the base URL).
 pub fn markdown(page: &[u8], scorer: &Arc<dyn Scorer>) {
     let mut ex = Extractor::new(Arc::clone(scorer)).with_structure(true);
-    let mut r = mainline::internals::markdown::Renderer::new(mainline::internals::markdown::Options::default());
+    let mut r = mainline::internals::markdown::Renderer::new(
+        mainline::internals::markdown::Options::default(),
+    );
     let mut out = String::new();
     ex.write(page).expect("the filter accepts the page");
     ex.end().expect("the filter accepts the page");

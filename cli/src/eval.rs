@@ -9,10 +9,10 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
+use mainline::internals::model::Model;
 use mainline_training::corpus::Corpus;
 use mainline_training::cv::{self, CvData, CvOptions, Recipe};
 use mainline_training::eval::{self, MethodLines, MethodPages, PageMethod, PageScore, WordScores};
-use mainline::internals::model::Model;
 use mainline_training::train;
 
 /// Evaluate extraction: the fixed threshold, trained models and the other seed algorithms.

@@ -5,13 +5,15 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use mainline_training::model::ModelExt;
 use mainline::internals::model::Model;
+use mainline_training::model::ModelExt;
 use mainline_training::train::{self, FineTuneParams};
 
 pub fn run(init: &str, data_path: &Path, output: &Path, seed: u64) -> Result<ExitCode> {
     let model = if init == "builtin" {
-        mainline::internals::extract::ModelScorer::builtin().model().clone()
+        mainline::internals::extract::ModelScorer::builtin()
+            .model()
+            .clone()
     } else {
         Model::load(Path::new(init)).with_context(|| format!("reading the model {init}"))?
     };

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 
-use mainline_training::corpus::{Corpus, Page};
 use mainline::internals::extract::{AllFeatures, Decision, Scorer};
+use mainline_training::corpus::{Corpus, Page};
 use mainline_training::train::label::{self, Alignment};
 use mainline_training::train::{LineSpan, PageFacts, Teaser, Variant};
 
@@ -101,7 +101,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         (None, Some(html), Some(gold)) => {
             let gold_text = fs::read_to_string(gold)
                 .with_context(|| format!("reading gold text {}", gold.display()))?;
-            let id = mainline_training::corpus::page_stem(html).unwrap_or_else(|| html.display().to_string());
+            let id = mainline_training::corpus::page_stem(html)
+                .unwrap_or_else(|| html.display().to_string());
             Corpus {
                 pages: vec![Page {
                     group: id.clone(),
@@ -438,7 +439,10 @@ fn label_page(
                 continue;
             };
             if let Some(dir) = write_variants {
-                let path = dir.join(format!("{}.html", mainline_training::train::variant_doc(&page.id, v)));
+                let path = dir.join(format!(
+                    "{}.html",
+                    mainline_training::train::variant_doc(&page.id, v)
+                ));
                 fs::write(&path, &rewritten)
                     .with_context(|| format!("writing the page variant {}", path.display()))?;
             }
@@ -457,7 +461,8 @@ fn label_page(
 
 /// All decisions (with features) for a page held in memory.
 fn bytes_decisions(html: &[u8], scorer: &Arc<dyn Scorer>) -> Result<Vec<Decision>> {
-    let mut ex = mainline::internals::extract::Extractor::new(Arc::clone(scorer)).with_features(true);
+    let mut ex =
+        mainline::internals::extract::Extractor::new(Arc::clone(scorer)).with_features(true);
     let mut decisions = Vec::new();
     for piece in html.chunks(super::CHUNK) {
         ex.write(piece)?;

@@ -458,7 +458,9 @@ pub(crate) fn scorer(threshold: Option<f32>, model: Option<&Path>) -> Result<Arc
             .with_context(|| format!("cannot use the model {}", path.display()))?;
         return Ok(Arc::new(scorer));
     }
-    Ok(Arc::new(mainline::internals::extract::ModelScorer::builtin()))
+    Ok(Arc::new(
+        mainline::internals::extract::ModelScorer::builtin(),
+    ))
 }
 
 /// Flushes `out`, treating nothing specially: a closed pipe surfaces as an error the

@@ -301,8 +301,8 @@ fn write_chart(
         }
         ImageFormat::Png => {
             // The backend opens the file by name and picks the encoder by its extension.
-            let file =
-                mainline_training::atomic::AtomicFile::with_suffix(path, ".tmp.png").with_context(writing)?;
+            let file = mainline_training::atomic::AtomicFile::with_suffix(path, ".tmp.png")
+                .with_context(writing)?;
             {
                 let root = BitMapBackend::new(file.path(), SIZE).into_drawing_area();
                 draw(&root, chart, page, title).with_context(writing)?;
@@ -671,7 +671,9 @@ mod tests {
         assert_eq!(indexes, (0..page.points.len() as u64).collect::<Vec<_>>());
         // The keeps are the model's decisions, and the threshold's those of density > 0.5,
         // worked out here without the chart code.
-        let mut ex = mainline::internals::extract::Extractor::new(std::sync::Arc::new(ModelScorer::builtin()));
+        let mut ex = mainline::internals::extract::Extractor::new(std::sync::Arc::new(
+            ModelScorer::builtin(),
+        ));
         ex.write(&html[..]).unwrap();
         ex.end().unwrap();
         let decided: Vec<bool> = std::iter::from_fn(|| ex.next_decision())

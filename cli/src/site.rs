@@ -224,7 +224,8 @@ impl Learner {
                 continue;
             };
             let want_url = url.is_none() && self.url_host.is_none();
-            let Ok((fps, canonical)) = mainline::site::read_page(&record_page(&html), None, want_url)
+            let Ok((fps, canonical)) =
+                mainline::site::read_page(&record_page(&html), None, want_url)
             else {
                 continue;
             };

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use mainline_training::model::ModelExt;
 use mainline::internals::features::{self, FeatureSet, MAX_CONTEXT};
+use mainline_training::model::ModelExt;
 use mainline_training::train::{self, ModelType, Recipe};
 
 /// Train a line classifier on a labelled CSV and write it as a model file (JSON).

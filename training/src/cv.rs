@@ -17,8 +17,8 @@ use std::str::FromStr;
 use ndarray::Axis;
 
 use crate::eval::{self, Confusion, WordScores};
-use mainline::internals::features::{self, FeatureSet};
 use crate::train::{self, Augment, Dataset, ModelType, TrainParams, Variant};
+use mainline::internals::features::{self, FeatureSet};
 use mainline::{Error, Result};
 
 /// How a method is made: the fixed threshold, or a classifier on a feature set with a
@@ -681,7 +681,9 @@ pub fn by_site(
             "site mode needs the lines' structure, the CSV's \"sig\" column: label again".into(),
         )
     })?;
-    let fp = |r: usize| mainline::internals::second_stage::page::fingerprint_of(sigs[r][1], &cv.texts[r]);
+    let fp = |r: usize| {
+        mainline::internals::second_stage::page::fingerprint_of(sigs[r][1], &cv.texts[r])
+    };
     let mut tables: HashMap<&str, SiteTable> = HashMap::new();
     for (i, p) in cv.pages.iter().enumerate() {
         if p.variant.is_none() && !p.rows.is_empty() {

@@ -11,9 +11,9 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 
 use mainline::internals::extract::{Extractor, Scorer};
-use mainline_training::methods::Method;
 use mainline::output::json::record_fields;
 use mainline::{Format, Options};
+use mainline_training::methods::Method;
 
 use super::super::{Failure, display_name};
 use super::jsonl;
@@ -315,9 +315,10 @@ impl Engine {
         uri: Option<&str>,
     ) -> Result<(String, jsonl::Extra), String> {
         let template = match self {
-            Engine::Model { site: Some(s), .. } => {
-                s.template(uri.and_then(mainline::site::host).as_deref(), Some(&html.body))
-            }
+            Engine::Model { site: Some(s), .. } => s.template(
+                uri.and_then(mainline::site::host).as_deref(),
+                Some(&html.body),
+            ),
             _ => None,
         };
         match self {
@@ -329,7 +330,8 @@ impl Engine {
             } => {
                 let options = render.options(scorer, *format).site(template);
                 let url = if render.url.is_none() { uri } else { None };
-                let doc = mainline::warc::document(html, options, url).map_err(|e| e.to_string())?;
+                let doc =
+                    mainline::warc::document(html, options, url).map_err(|e| e.to_string())?;
                 let (text, mut fields) = record_fields(&doc, *format);
                 fields.remove("url");
                 Ok((text, fields))

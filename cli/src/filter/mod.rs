@@ -28,9 +28,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use mainline::Format;
-use mainline_training::methods::Method;
 use mainline::source::jsonl::{Batch, Batches};
 use mainline::source::ordered;
+use mainline_training::methods::Method;
 
 use super::{display_name, inputs_or_stdin};
 use engine::{Engine, Extractors, Job, Outcome, Render, Shared, execute, page_jobs};

@@ -120,9 +120,15 @@ pub(super) fn markdown_one(
                     // the headline is what has been read of the page by now.
                     let meta = ex.metadata();
                     let base = meta.as_ref().and_then(|m| m.base.as_deref());
-                    r.set_base(mainline::internals::markdown::base_url(render.url.as_deref(), base));
+                    r.set_base(mainline::internals::markdown::base_url(
+                        render.url.as_deref(),
+                        base,
+                    ));
                     if render.headline {
-                        headline.set(meta.as_ref().and_then(mainline::internals::markdown::headline::of));
+                        headline.set(
+                            meta.as_ref()
+                                .and_then(mainline::internals::markdown::headline::of),
+                        );
                     }
                     based = true;
                 }

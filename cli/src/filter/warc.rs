@@ -27,10 +27,10 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use flate2::write::GzEncoder;
 
-use mainline_training::atomic::AtomicFile;
 use mainline::source::ordered;
 use mainline::source::warc::{self as source, Batch, Batches, Spares};
 use mainline::warc::{HtmlOptions, Record, RecordError};
+use mainline_training::atomic::AtomicFile;
 
 use super::jsonl::Extra;
 use super::walk::Found;
@@ -65,7 +65,8 @@ pub fn detect(found: &[Found]) -> Result<bool> {
             // NOTE: a read error here makes standard input count as HTML; reading it for
             // real reports the error if it persists.
             !io::stdin().is_terminal()
-                && mainline::internals::input::stdin_head(7).is_ok_and(|head| mainline::warc::looks_like_warc(&head))
+                && mainline::internals::input::stdin_head(7)
+                    .is_ok_and(|head| mainline::warc::looks_like_warc(&head))
         } else {
             // NOTE: a file named like a WARC file is one even when its first bytes are
             // damaged (a first gzip member cut short), so that its other records are read.

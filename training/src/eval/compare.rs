@@ -11,8 +11,8 @@ use serde::Serialize;
 
 use super::{Confusion, WordScores, bootstrap_ci, mean, word_scores};
 use crate::corpus::Corpus;
-use mainline::internals::extract::{ModelScorer, Scorer, Threshold, extract_text};
 use crate::methods::Method;
+use mainline::internals::extract::{ModelScorer, Scorer, Threshold, extract_text};
 use mainline::internals::model::Model;
 use mainline::{Error, Result};
 

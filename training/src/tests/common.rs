@@ -7,12 +7,12 @@ use std::sync::Arc;
 use proptest::prelude::*;
 
 use crate::model::ModelExt;
-use mainline::internals::extract::{Decision, Extractor, Scorer};
-use mainline::internals::model::{Model, ModelKind, Scaler, Stage2};
-use mainline::internals::second_stage;
 use crate::train::{
     self, Dataset, ModelType, StackParams, StageInputs, TrainParams, decide_stacked,
 };
+use mainline::internals::extract::{Decision, Extractor, Scorer};
+use mainline::internals::model::{Model, ModelKind, Scaler, Stage2};
+use mainline::internals::second_stage;
 
 /// A sample page under `data/samples/`.
 pub fn sample(name: &str) -> PathBuf {

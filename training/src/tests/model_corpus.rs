@@ -37,7 +37,9 @@ use std::sync::Arc;
 use super::corpus::{in_parallel, open, page_bytes, readability_tests, wcxb_dev};
 use crate::eval::{mean, word_scores, word_tokens};
 use mainline::internals::extract::{Decision, Extractor, ModelScorer, Scorer};
-use mainline::internals::second_stage::corrections::{PAGE_MIN_BYTES, landmark_context, prose_bytes};
+use mainline::internals::second_stage::corrections::{
+    PAGE_MIN_BYTES, landmark_context, prose_bytes,
+};
 
 /// Size of the pieces a page is written in for the chunking check: prime, so that piece
 /// boundaries fall everywhere in tags, text and multi-byte characters.

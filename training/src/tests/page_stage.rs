@@ -9,12 +9,12 @@ use super::common::{
     assert_stacked_model_round_trips, decide_in, fragment, hand_made_two_stage, small_stack_params,
     train_csv,
 };
-use mainline::internals::extract::{Extractor, ModelScorer, Scorer};
-use mainline::internals::model::Model;
-use mainline::internals::second_stage::{self, page};
 use crate::train::{
     self, StackParams, StageInputs, TrainParams, decide_stacked, read_labelled_csv, read_paths,
 };
+use mainline::internals::extract::{Extractor, ModelScorer, Scorer};
+use mainline::internals::model::Model;
+use mainline::internals::second_stage::{self, page};
 use proptest::prelude::*;
 
 fn hand_made(lookahead: usize) -> Model {
@@ -220,7 +220,8 @@ fn a_page_stage_without_paths_is_a_clear_training_error() {
         .to_string();
     assert!(err.contains("\"path\" column"), "{err}");
     // An older CSV without the column reads as no paths.
-    let old = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("data/train/separable.csv");
+    let old =
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("data/train/separable.csv");
     assert_eq!(read_paths(&old).unwrap(), None);
 }
 
@@ -468,7 +469,8 @@ fn trained_second_stage(stack_params: &StackParams) -> (Model, usize) {
     let rows: Vec<usize> = (0..data.len()).collect();
     let (model, _) =
         train::train_stacked(&data, &inputs, &rows, &params, stack_params, &mut |_| {}).unwrap();
-    let mainline::internals::model::ModelKind::Mlp { layers } = &model.stack.as_ref().unwrap().kind else {
+    let mainline::internals::model::ModelKind::Mlp { layers } = &model.stack.as_ref().unwrap().kind
+    else {
         panic!("an MLP second stage")
     };
     let width = layers[0].outputs();

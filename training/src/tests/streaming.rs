@@ -414,7 +414,8 @@ fn the_sample_pages_account_for_every_byte_in_any_chunking() {
 #[test]
 fn the_threshold_decides_each_line_as_soon_as_it_is_read() {
     let html = std::fs::read(super::common::sample("article.html")).unwrap();
-    let mut ex = mainline::internals::extract::Extractor::new(Arc::new(Threshold(0.5))).with_features(true);
+    let mut ex =
+        mainline::internals::extract::Extractor::new(Arc::new(Threshold(0.5))).with_features(true);
     let mut splitter = Splitter::new();
     let (mut read, mut decided) = (0, Vec::new());
     for piece in html.chunks(97) {

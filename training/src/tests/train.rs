@@ -4,13 +4,13 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::model::ModelExt;
-use mainline::Error;
-use mainline::internals::model::{Model, ModelKind};
 use crate::train::{
     Dataset, ModelType, ThresholdObjective, ThresholdRows, TrainParams, group_split,
     read_labelled_csv, train, train_on_rows,
 };
 use linfa::prelude::Fit;
+use mainline::Error;
+use mainline::internals::model::{Model, ModelKind};
 use ndarray::{Array1, Array2, Axis};
 
 fn separable() -> PathBuf {

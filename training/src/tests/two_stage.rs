@@ -10,12 +10,12 @@ use super::common::{
     assert_stacked_model_round_trips, decide_in, fragment, hand_made_two_stage, small_stack_params,
     train_csv,
 };
-use mainline::internals::extract::{Extractor, ModelScorer, Scorer};
-use mainline::internals::model::Model;
 use crate::train::{
     self, StackParams, StageInputs, ThresholdObjective, ThresholdRows, TrainParams, decide_stacked,
     read_labelled_csv,
 };
+use mainline::internals::extract::{Extractor, ModelScorer, Scorer};
+use mainline::internals::model::Model;
 use proptest::prelude::*;
 
 fn hand_made(lookahead: usize) -> Model {
@@ -192,9 +192,10 @@ fn the_second_stage_can_choose_its_threshold_for_another_objective() {
 fn the_streaming_extractor_decides_like_training_does() {
     // Lines of a page through the extractor, and the same lines' feature rows through the
     // batch path used by training and cross-validation, give the same decisions.
-    let html =
-        std::fs::read(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("data/samples/article.html"))
-            .unwrap();
+    let html = std::fs::read(
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("data/samples/article.html"),
+    )
+    .unwrap();
     let model = hand_made(4);
     let scorer = Arc::new(ModelScorer::new(model.clone()).unwrap());
     let decisions = decide_in(&html, 4096, scorer);

@@ -326,7 +326,9 @@ fn csv_reader<R: Read>(reader: R) -> csv::Reader<R> {
 ///
 /// # Errors
 /// [`Error::Csv`] when the file cannot be read or a path is malformed.
-pub fn read_paths(path: &Path) -> Result<Option<Vec<[u32; mainline::internals::lines::PATH_LEVELS]>>> {
+pub fn read_paths(
+    path: &Path,
+) -> Result<Option<Vec<[u32; mainline::internals::lines::PATH_LEVELS]>>> {
     read_column(
         path,
         "path",
@@ -342,7 +344,9 @@ pub fn read_paths(path: &Path) -> Result<Option<Vec<[u32; mainline::internals::l
 ///
 /// # Errors
 /// [`Error::Csv`] when the file cannot be read or a signature is malformed.
-pub fn read_signatures(path: &Path) -> Result<Option<Vec<mainline::internals::second_stage::page::Signature>>> {
+pub fn read_signatures(
+    path: &Path,
+) -> Result<Option<Vec<mainline::internals::second_stage::page::Signature>>> {
     read_column(
         path,
         "sig",

@@ -37,9 +37,9 @@ pub(super) fn fit(z: ArrayView2<f32>, y: &[bool], params: &TrainParams) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mainline::internals::model::{Model, Scaler};
     use crate::train::ModelType;
     use linfa_logistic::FittedLogisticRegression;
+    use mainline::internals::model::{Model, Scaler};
     use ndarray::Array2;
 
     /// Standardised-looking rows where content depends on both features, with `content`

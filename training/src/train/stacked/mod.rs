@@ -505,7 +505,9 @@ fn averaged(
 
 /// MLPs with one hidden layer on the same inputs as one MLP: the hidden units side by side,
 /// the output the mean of their logits.
-fn merge_mlps(members: &[mainline::internals::model::ModelKind]) -> Result<mainline::internals::model::ModelKind> {
+fn merge_mlps(
+    members: &[mainline::internals::model::ModelKind],
+) -> Result<mainline::internals::model::ModelKind> {
     use mainline::internals::model::{Layer, ModelKind};
     let bad = || Error::Training("only MLPs with one hidden layer can be merged".into());
     let mut hidden: Option<Layer> = None;
@@ -579,8 +581,9 @@ mod tests {
         let a = mlp(&[0.5, -1.0, 2.0, 0.1], &[0.1, -0.2], &[1.5, -0.7], 0.3);
         let b = mlp(&[-0.3, 0.8], &[0.05], &[2.0], -0.4);
         let merged = merge_mlps(&[a.clone(), b.clone()]).unwrap();
-        let score =
-            |k: &ModelKind, row: &[f32]| mainline::internals::model::score_with(k, &Scaler::identity(2), row);
+        let score = |k: &ModelKind, row: &[f32]| {
+            mainline::internals::model::score_with(k, &Scaler::identity(2), row)
+        };
         let logit = |p: f32| (p / (1.0 - p)).ln();
         for row in [[0.0, 0.0], [1.0, -2.0], [0.3, 0.9]] {
             let want = (logit(score(&a, &row)) + logit(score(&b, &row))) / 2.0;
