@@ -52,11 +52,13 @@
 //! changes without notice.
 //!
 //! # Cargo features
-//! The default features give extraction, Markdown, JSON documents and the built-in model;
-//! the `mainline` command, training and plots are other crates of the workspace.
-//! - `simd` (default): model scoring with AVX2 where the CPU has it, chosen at run time (the
-//!   same scores either way);
-//! - `warc`: reading WARC files (module `warc`).
+//! Extraction, Markdown, JSON documents and the built-in model need no feature (the
+//! defaults are none); the `mainline` command, training and plots are other crates of the
+//! workspace.
+//! - `simd`: model scoring with AVX2 where the CPU has it, chosen at run time (the same
+//!   scores either way);
+//! - `warc`: reading WARC files (module `warc`);
+//! - `clap`: [`Format`] as a command-line value (clap's `ValueEnum`), for the command.
 #![deny(rustdoc::broken_intra_doc_links)]
 #![warn(missing_docs)]
 
