@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use mainline::lines::Line;
+use mainline::internals::lines::Line;
 use mainline::{ModelScorer, Scorer, Threshold};
 
 fn page_sets() -> Vec<(&'static str, Vec<Vec<u8>>)> {

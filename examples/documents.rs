@@ -7,8 +7,8 @@
 //! ```
 //!
 //! `f1`: for every page of a corpus (built-in model), the word F1 against the gold text of
-//! the text and of the Markdown with its syntax stripped (`mainline::markdown::strip`),
-//! averaged over pages; then the confidence estimate (`mainline::confidence`): 5-fold
+//! the text and of the Markdown with its syntax stripped (`mainline::internals::markdown::strip`),
+//! averaged over pages; then the confidence estimate (`mainline::internals::confidence`): 5-fold
 //! cross-validation grouped by site of a ridge regression of the page F1 on the page
 //! features, the Spearman rank correlation of the held-out predictions with the real F1,
 //! and the weights fitted on all pages (as Rust, for `src/confidence.rs`).
@@ -26,9 +26,9 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use mainline::confidence::{FEATURES, Weights, features};
-use mainline::corpus::Corpus;
-use mainline::eval::word_scores;
+use mainline::internals::confidence::{FEATURES, Weights, features};
+use mainline_training::corpus::Corpus;
+use mainline_training::eval::word_scores;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -60,7 +60,11 @@ fn f1(dir: &Path) {
             Some(PageResult {
                 group: page.group.clone(),
                 text_f1: word_scores(doc.text(), &page.gold).f1,
-                markdown_f1: word_scores(&mainline::markdown::strip(doc.markdown()), &page.gold).f1,
+                markdown_f1: word_scores(
+                    &mainline::internals::markdown::strip(doc.markdown()),
+                    &page.gold,
+                )
+                .f1,
                 features: features(doc.lines()),
             })
         })

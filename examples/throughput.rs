@@ -22,7 +22,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use mainline::lines::Line;
+use mainline::internals::lines::Line;
 use mainline::{Scorer, Threshold};
 
 /// Times `run` over all pages; returns MB/s (or None when skipped by `ONLY`).

@@ -339,7 +339,7 @@ impl Document {
         &self.text
     }
 
-    /// The main content as GitHub-flavoured Markdown (see [`crate::markdown`]), with
+    /// The main content as GitHub-flavoured Markdown, with
     /// links and images as the [`Options`] say, after the page's headline
     /// ([`Options::headline`]). With [`Options::markdown_structure`] off,
     /// every kept line is a paragraph (a heading a heading), without links or images.
@@ -377,7 +377,7 @@ impl Document {
     }
 
     /// How well the page was likely extracted, from 0 to 1: the page word F1 predicted
-    /// from the built-in model's scores of its lines (see [`crate::confidence`]). `None`
+    /// from the built-in model's scores of its lines. `None`
     /// when another model or a threshold decided, and for a page without a line of text
     /// (an empty input): there is nothing to predict from.
     ///

@@ -17,7 +17,7 @@
 //! ([`select`]), and a decision for a line waits for exactly that many following lines.
 //!
 //! ```
-//! use mainline::features::{self, FeatureSet};
+//! use mainline::internals::features::{self, FeatureSet};
 //! let seed = features::select(FeatureSet::Seed, 1);
 //! assert_eq!(seed, ["density", "ln_html_bytes", "ln_text_bytes",
 //!     "prev1_density", "prev1_ln_html_bytes", "prev1_ln_text_bytes",
@@ -271,7 +271,7 @@ base_features! {
 
 /// Columns of `in_nav`, `in_footer` and `in_aside` in a row (and in [`BASE`]): the
 /// landmarks that hold a page's navigation and asides, never its main text.
-pub(crate) const LANDMARKS: [usize; 3] = [column::IN_NAV, column::IN_FOOTER, column::IN_ASIDE];
+pub const LANDMARKS: [usize; 3] = [column::IN_NAV, column::IN_FOOTER, column::IN_ASIDE];
 
 neighbour_features! {
     DENSITY: "the neighbour's density";
@@ -502,7 +502,7 @@ fn unicode_class(ch: char) -> u8 {
 /// them has words of a few characters as spaced text does, not one word of hundreds.
 /// Korean puts spaces between words and is counted as other text.
 #[inline]
-pub(crate) fn unspaced(ch: char) -> bool {
+pub fn unspaced(ch: char) -> bool {
     matches!(ch as u32,
         0x0E00..=0x0EFF     // Thai, Lao
         | 0x1000..=0x109F   // Myanmar

@@ -25,8 +25,8 @@ pub(crate) const MAGIC: [u8; 2] = [0x1f, 0x8b];
 /// Whether `data` starts like gzip data (its first two bytes are gzip's magic bytes).
 ///
 /// ```
-/// assert!(mainline::input::is_gzip(b"\x1f\x8b\x08\x00"));
-/// assert!(!mainline::input::is_gzip(b"<p>plain</p>"));
+/// assert!(mainline::internals::input::is_gzip(b"\x1f\x8b\x08\x00"));
+/// assert!(!mainline::internals::input::is_gzip(b"<p>plain</p>"));
 /// ```
 pub fn is_gzip(data: &[u8]) -> bool {
     data.starts_with(&MAGIC)
@@ -109,7 +109,7 @@ pub(crate) fn unzip(data: &[u8]) -> io::Result<Cow<'_, [u8]>> {
 /// A reader over the decompressed members of the gzip data `data`, to its end: bytes
 /// after the last member that are not another member are an error, as damage is. The
 /// errors are flate2's (`UnexpectedEof` for data cut short).
-pub(crate) fn strict(data: &[u8]) -> MultiGzDecoder<&[u8]> {
+pub fn strict(data: &[u8]) -> MultiGzDecoder<&[u8]> {
     MultiGzDecoder::new(data)
 }
 

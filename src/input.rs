@@ -59,7 +59,7 @@ impl std::fmt::Display for Sniffed {
     /// by the bytes)`.
     ///
     /// ```
-    /// let s = mainline::input::sniff("<meta charset=gb2312><p>中文</p>".as_bytes(), true);
+    /// let s = mainline::internals::input::sniff("<meta charset=gb2312><p>中文</p>".as_bytes(), true);
     /// assert_eq!(s.to_string(), "UTF-8 (declared GBK, contradicted by the bytes)");
     /// ```
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -126,7 +126,7 @@ pub struct Sniffed {
 /// ([`EncodingSource::Contradicted`]).
 ///
 /// ```
-/// use mainline::input::{sniff, EncodingSource};
+/// use mainline::internals::input::{sniff, EncodingSource};
 /// let s = sniff(b"<meta charset=\"windows-1252\"><p>caf\xe9</p>", true);
 /// assert_eq!(s.encoding, encoding_rs::WINDOWS_1252);
 /// assert_eq!(s.source, EncodingSource::Meta);
@@ -175,7 +175,7 @@ pub fn sniff(head: &[u8], complete: bool) -> Sniffed {
 /// order, in which the transport layer's charset comes before a `<meta>` declaration.
 ///
 /// ```
-/// use mainline::input::{sniff_with_transport, EncodingSource};
+/// use mainline::internals::input::{sniff_with_transport, EncodingSource};
 /// let page = b"<meta charset=utf-8><p>caf\xe9</p>";
 /// let s = sniff_with_transport(page, true, Some(encoding_rs::WINDOWS_1252));
 /// assert_eq!((s.encoding, s.source), (encoding_rs::WINDOWS_1252, EncodingSource::Transport));
@@ -257,8 +257,8 @@ const BINARY_MAGIC: &[(&[u8], &str)] = &[
 /// rejected, so the decision is the same however the input is chunked.
 ///
 /// ```
-/// assert_eq!(mainline::input::binary_kind(b"\x89PNG\r\n\x1a\n...."), Some("PNG image"));
-/// assert_eq!(mainline::input::binary_kind(b"<p>hello</p>"), None);
+/// assert_eq!(mainline::internals::input::binary_kind(b"\x89PNG\r\n\x1a\n...."), Some("PNG image"));
+/// assert_eq!(mainline::internals::input::binary_kind(b"<p>hello</p>"), None);
 /// ```
 pub fn binary_kind(head: &[u8]) -> Option<&'static str> {
     BINARY_MAGIC
@@ -271,8 +271,8 @@ pub fn binary_kind(head: &[u8]) -> Option<&'static str> {
 /// `bzip2 data`.
 ///
 /// ```
-/// assert_eq!(mainline::input::a_binary_kind("ELF executable"), "an ELF executable");
-/// assert_eq!(mainline::input::a_binary_kind("xz data"), "xz data");
+/// assert_eq!(mainline::internals::input::a_binary_kind("ELF executable"), "an ELF executable");
+/// assert_eq!(mainline::internals::input::a_binary_kind("xz data"), "xz data");
 /// ```
 pub fn a_binary_kind(kind: &str) -> String {
     if [" data", " media", " audio"]
@@ -292,8 +292,7 @@ pub const BINARY_MAGIC_BYTES: usize = 8;
 /// patterns: after an optional BOM and white space, one of its tags (`<!doctype html`,
 /// `<html`, `<head`, `<p`, `<div`, a comment `<!--`, …) in any case, followed by a space
 /// or `>`. Used for files without an HTML extension and WARC payloads without a media type.
-#[cfg(any(test, feature = "cli", feature = "warc"))]
-pub(crate) fn looks_like_html(head: &[u8]) -> bool {
+pub fn looks_like_html(head: &[u8]) -> bool {
     const TAGS: &[&[u8]] = &[
         b"<!doctype html",
         b"<html",
@@ -343,7 +342,7 @@ pub type Input = Box<dyn Read + Send>;
 /// std::fs::write(&path, gz.finish()?)?;
 ///
 /// let mut html = String::new();
-/// mainline::input::open(&path)?.read_to_string(&mut html)?;
+/// mainline::internals::input::open(&path)?.read_to_string(&mut html)?;
 /// std::fs::remove_file(&path)?;
 /// assert_eq!(html, "<p>Hello</p>");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -360,7 +359,7 @@ pub fn open(path: &Path) -> Result<Input> {
 ///
 /// # Errors
 /// [`Error::Io`] when the file cannot be opened or is a directory.
-pub(crate) fn open_with_warnings(path: &Path, warn: Warn) -> Result<Input> {
+pub fn open_with_warnings(path: &Path, warn: Warn) -> Result<Input> {
     Ok(wrap_with_warnings(open_raw(path)?, warn))
 }
 
@@ -395,12 +394,11 @@ pub(crate) fn open_file(path: &Path) -> Result<Input> {
 static STDIN_AHEAD: Mutex<Vec<u8>> = Mutex::new(Vec::new());
 
 /// Most raw bytes [`stdin_head`] reads ahead.
-#[cfg(any(test, feature = "cli"))]
 const STDIN_AHEAD_MAX: usize = 64 * 1024;
 
 /// Standard input as raw bytes (not decompressed), beginning with the bytes
 /// [`stdin_head`] read ahead, if any. [`open`] reads `-` from here.
-pub(crate) fn stdin() -> Box<dyn Read + Send> {
+pub fn stdin() -> Box<dyn Read + Send> {
     let ahead = std::mem::take(&mut *STDIN_AHEAD.lock().unwrap_or_else(|p| p.into_inner()));
     if ahead.is_empty() {
         Box::new(io::stdin())
@@ -417,8 +415,7 @@ pub(crate) fn stdin() -> Box<dyn Read + Send> {
 ///
 /// # Errors
 /// A read error of standard input.
-#[cfg(feature = "cli")]
-pub(crate) fn stdin_head(n: usize) -> io::Result<Vec<u8>> {
+pub fn stdin_head(n: usize) -> io::Result<Vec<u8>> {
     head_of(
         &mut io::stdin(),
         n,
@@ -428,7 +425,6 @@ pub(crate) fn stdin_head(n: usize) -> io::Result<Vec<u8>> {
 
 /// The first `n` decompressed bytes of `raw`, appending the raw bytes read to `ahead`
 /// (which may already hold some).
-#[cfg(any(test, feature = "cli"))]
 fn head_of(raw: &mut dyn Read, n: usize, ahead: &mut Vec<u8>) -> io::Result<Vec<u8>> {
     let mut eof = false;
     loop {
@@ -477,7 +473,7 @@ pub fn wrap(reader: Box<dyn Read + Send>) -> Input {
 /// (a pipe may hand over one byte first). Concatenated gzip members are one input. After a
 /// member, bytes that do not start another member end the input, as `gzip -d` does:
 /// zero bytes (padding) silently, anything else with a warning ("trailing garbage").
-pub(crate) fn wrap_with_warnings(reader: Box<dyn Read + Send>, warn: Warn) -> Input {
+pub fn wrap_with_warnings(reader: Box<dyn Read + Send>, warn: Warn) -> Input {
     gzip::lenient(Box::new(BufReader::with_capacity(64 * 1024, reader)), warn)
 }
 

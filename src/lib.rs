@@ -30,88 +30,120 @@
 //! same way. [`Extractor::kept_text`] and [`Builder`], the streaming layer under them, read
 //! the bytes they are fed as they are: gzip is undone by whoever knows the input's format.
 //!
-//! Underneath, the page is read as a stream: [`lines::Splitter`] cuts it into the lines a
-//! text-mode browser would show, [`features`] describes each line and its neighbours, and a
-//! trained [`Model`] (as a [`ModelScorer`]) decides which to keep. [`Extractor`] wires these
-//! together with bounded memory, for pages fed in pieces, and gives a [`Decision`] per line;
-//! [`markdown::Renderer`] renders the kept lines as Markdown as they come.
+//! Underneath, the page is read as a stream: a [`Splitter`] cuts it into the lines a
+//! text-mode browser would show, each line is described with its neighbours by a row of
+//! features, and a trained [`Model`] (as a [`ModelScorer`]) decides which to keep.
+//! [`Extractor`] wires these together with bounded memory, for pages fed in pieces, and
+//! gives a [`Decision`] per line.
 //!
 //! # What is public
 //! - At the root: one call ([`extract`], [`extract_str`], or [`Options`] and a [`Builder`]
-//!   for bytes in pieces) to a [`Document`]; the streaming [`Extractor`] and the
-//!   [`Scorer`]s that decide lines ([`ModelScorer`], [`Threshold`]); [`Line`], [`Metadata`],
-//!   [`Model`], [`Error`].
-//! - [`lines`]: the splitter and the line record; [`features`]: the feature row a scorer
-//!   reads; [`input`]: opening files (gzip) and choosing a document's encoding;
-//!   [`markdown`]: the streaming Markdown renderer; [`model`]: model files and their
-//!   classifiers; [`confidence`]: how [`Document::confidence`] is estimated.
-//! - With the `train` feature, `train` (models from a labelled CSV), `eval` (word F1, and
-//!   the comparisons `mainline eval` prints) and `corpus` (pages with their gold text); with
-//!   `methods`, `methods` (the DOM-based comparison algorithms); with `warc`, `warc`
+//!   for bytes in pieces) to a [`Document`] in a [`Format`]; the streaming [`Extractor`]
+//!   and the [`Scorer`]s that decide lines ([`ModelScorer`], [`Threshold`]); the
+//!   [`Splitter`] and its [`Line`]s; [`Metadata`], [`Model`], [`Error`].
+//! - [`source`]: the containers pages come in (files, JSON lines, WARC records) and the
+//!   ordered parallel run over them; [`output`]: the formats a [`Document`] is written in;
+//!   [`site`]: templates learnt from a site's pages; with the `warc` feature, `warc`
 //!   (reading WARC files).
 //!
-//! The rest (the second stage's inputs, cross-validation, labelling against gold text, the
-//! command itself) is internal to the crate.
+//! Everything else is internal. The `internals` module, hidden from this documentation,
+//! gives mainline's own crates (training and evaluation, the `mainline` command, the Python
+//! binding) what they need of the library's insides: it is not part of the stable API and
+//! changes without notice.
 //!
 //! # Cargo features
-//! The library without default features needs only what extraction needs. The default
-//! features build the `mainline` command; a library user depends on
-//! `mainline = { version = "…", default-features = false }` and adds what they use:
+//! Extraction, Markdown, JSON documents and the built-in model need no feature (the
+//! defaults are none); the `mainline` command, training and plots are other crates of the
+//! workspace.
 //! - `simd`: model scoring with AVX2 where the CPU has it, chosen at run time (the same
 //!   scores either way);
-//! - `train`: training and evaluation (modules `train`, `eval`, `corpus`);
-//! - `methods`: the DOM-based comparison algorithms (module `methods`);
 //! - `warc`: reading WARC files (module `warc`);
-//! - `cli`: the `mainline` command (implies `train`, `methods` and `warc`), with its
-//!   cross-validation (`mainline eval --recipe`) and labelling (`mainline label`);
-//! - `plot`: the command's `plot` subcommand.
+//! - `clap`: [`Format`] as a command-line value (clap's `ValueEnum`), for the command.
 #![deny(rustdoc::broken_intra_doc_links)]
 #![warn(missing_docs)]
 
-pub mod confidence;
+mod confidence;
 mod document;
 mod error;
 mod extract;
-pub mod features;
+mod features;
 mod gzip;
-pub mod input;
-pub mod lines;
-pub mod markdown;
+mod input;
+mod lines;
+mod markdown;
 mod meta;
-pub mod model;
+mod model;
 pub mod output;
 mod second_stage;
 pub mod site;
 pub mod source;
 
-#[cfg(feature = "train")]
-mod atomic;
-#[cfg(feature = "train")]
-pub mod corpus;
-#[cfg(feature = "cli")]
-mod cv;
-#[cfg(feature = "train")]
-pub mod eval;
-#[cfg(feature = "methods")]
-pub mod methods;
-#[cfg(feature = "train")]
-pub mod train;
 #[cfg(feature = "warc")]
 pub mod warc;
-
-/// The `mainline` command's entry point (`src/main.rs` calls [`cli::main`]): not part of the
-/// library's API.
-#[cfg(feature = "cli")]
-#[doc(hidden)]
-pub mod cli;
-
-#[cfg(all(test, feature = "cli"))]
-mod tests;
 
 pub use document::{Builder, Document, Options, extract, extract_str};
 pub use error::{Error, Result};
 pub use extract::{Decision, Extractor, ModelScorer, Scorer, Threshold, extract_text};
-pub use lines::Line;
+pub use lines::{Line, Splitter};
 pub use meta::Metadata;
 pub use model::Model;
 pub use output::Format;
+
+/// The library's insides as mainline's own crates reach them (`mainline-training`, the
+/// `mainline` command, the Python binding, the benches and the fuzz targets). Not part of
+/// the stable API: these paths change without notice.
+#[doc(hidden)]
+pub mod internals {
+    /// Confidence of a document's decisions.
+    pub mod confidence {
+        pub use crate::confidence::*;
+    }
+    /// Documents: options and builders.
+    pub mod document {
+        pub use crate::document::*;
+    }
+    /// Errors.
+    pub mod error {
+        pub use crate::error::*;
+    }
+    /// The streaming extractor and its scorers.
+    pub mod extract {
+        pub use crate::extract::*;
+    }
+    /// The first stage's feature rows.
+    pub mod features {
+        pub use crate::features::*;
+    }
+    /// Gzip detection and decoding.
+    pub mod gzip {
+        pub use crate::gzip::*;
+    }
+    /// Opening inputs and choosing their encoding.
+    pub mod input {
+        pub use crate::input::*;
+    }
+    /// The splitter and the line record.
+    pub mod lines {
+        pub use crate::lines::*;
+    }
+    /// The streaming Markdown renderer.
+    pub mod markdown {
+        pub use crate::markdown::*;
+    }
+    /// What a page says about itself.
+    pub mod meta {
+        pub use crate::meta::*;
+    }
+    /// Model files and their classifiers.
+    pub mod model {
+        pub use crate::model::*;
+    }
+    /// The second stage: its inputs, hints, corrections and tables.
+    pub mod second_stage {
+        pub use crate::second_stage::*;
+    }
+    /// Site templates.
+    pub mod site {
+        pub use crate::site::*;
+    }
+}

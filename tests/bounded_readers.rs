@@ -121,7 +121,8 @@ fn review_help_and_readme_state_the_caps() {
     assert!(help.contains("10,000 lines"), "{help}");
     assert!(help.contains("--max-bytes"), "{help}");
     let readme =
-        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+        fs::read_to_string(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("README.md"))
+            .unwrap();
     assert!(
         readme
             .lines()
@@ -197,7 +198,7 @@ fn padded_model(key: &str, item: &str, bytes: usize) -> String {
     }
     let text = serde_json::to_string(&v).unwrap();
     let text = text.replacen(placeholder, &array, 1);
-    assert!(text.len() as u64 <= mainline::model::MAX_MODEL_BYTES);
+    assert!(text.len() as u64 <= mainline::internals::model::MAX_MODEL_BYTES);
     text
 }
 
@@ -206,7 +207,7 @@ fn a_model_file_just_under_the_cap_is_refused_in_memory_proportional_to_it() {
     let dir = scratch();
     let page = dir.path().join("page.html");
     fs::write(&page, "<p>A page.</p>").unwrap();
-    let near_cap = (mainline::model::MAX_MODEL_BYTES - 200_000) as usize;
+    let near_cap = (mainline::internals::model::MAX_MODEL_BYTES - 200_000) as usize;
     let models: Vec<_> = [
         ("weights", "0"),
         ("params", "[[]]"),

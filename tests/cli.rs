@@ -289,7 +289,7 @@ fn jsonl_shows_every_line_with_its_features_score_and_decision() {
         assert!(rows[0].get(key).is_some(), "missing {key}");
     }
     let features = rows[0]["features"].as_object().unwrap();
-    assert_eq!(features.len(), mainline::features::names().len());
+    assert_eq!(features.len(), mainline::internals::features::names().len());
     assert!(rows.iter().any(|r| r["keep"] == true));
     assert!(rows.iter().any(|r| r["keep"] == false));
     let kept: Vec<&str> = rows
@@ -320,7 +320,10 @@ fn lines_writes_the_feature_table_with_an_empty_label_column() {
             "doc", "group", "line", "label", "path", "sig", "hints", "aligned"
         ]
     );
-    assert_eq!(&header[8..header.len() - 1], mainline::features::names());
+    assert_eq!(
+        &header[8..header.len() - 1],
+        mainline::internals::features::names()
+    );
     assert_eq!(header.last().unwrap(), "text");
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert!(rows.len() >= 8);
@@ -343,13 +346,13 @@ fn lines_writes_the_feature_table_with_an_empty_label_column() {
     assert!(
         paths
             .iter()
-            .all(|p| !p.is_empty() && p.len() <= mainline::lines::PATH_LEVELS)
+            .all(|p| !p.is_empty() && p.len() <= mainline::internals::lines::PATH_LEVELS)
     );
     assert!(
         paths
             .iter()
             .flatten()
-            .all(|&e| e != u64::from(mainline::lines::NO_ELEMENT))
+            .all(|&e| e != u64::from(mainline::internals::lines::NO_ELEMENT))
     );
     assert!(paths.windows(2).any(|w| w[0][1..].contains(&w[1][1])));
     assert_eq!(&rows[0][header.len() - 1], "Welcome to My Web Page!");
@@ -405,7 +408,7 @@ fn the_expected_sample_texts_match_the_threshold_output_in_words() {
 }
 
 fn train_dir() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/train")
+    std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("data/train")
 }
 
 /// `mainline train` on `data/train/separable.csv` with the seed's features of the line
@@ -550,7 +553,7 @@ fn a_recipe_with_an_unknown_field_is_refused_naming_it() {
 
 #[test]
 fn a_wrong_second_stage_threshold_objective_is_refused_with_the_accepted_ones() {
-    // What the option does is pinned in src/tests/two_stage.rs; here, its parsing.
+    // What the option does is pinned in training/src/tests/two_stage.rs; here, its parsing.
     let dir = scratch();
     train_separable(
         &dir.path().join("m.json"),
@@ -618,7 +621,8 @@ fn a_model_file_that_is_not_json_or_of_another_version_is_rejected() {
         .code(1)
         .stderr(predicate::str::contains("bad.json"));
     let builtin = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/default.json"),
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .join("models/default.json"),
     )
     .unwrap();
     let future = dir.path().join("future.json");
@@ -763,7 +767,10 @@ fn eval_scores_methods_on_a_folder_of_pages_with_gold_text() {
 #[test]
 fn cross_validation_trains_a_recipe_file_and_its_settings() {
     let dir = scratch();
-    let csv = concat!(env!("CARGO_MANIFEST_DIR"), "/data/train/paths.csv");
+    let csv = concat!(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/.."),
+        "/data/train/paths.csv"
+    );
     let recipe = recipe_file(
         &dir,
         "learner = \"logistic\"\nfeatures = \"seed\"\ncontext = 0\nl2 = 0.01\n",
@@ -805,7 +812,10 @@ fn cross_validation_writes_every_lines_decision() {
     let dir = scratch();
     let per_line = dir.path().join("lines.csv");
     let json = dir.path().join("cv.json");
-    let csv = concat!(env!("CARGO_MANIFEST_DIR"), "/data/train/paths.csv");
+    let csv = concat!(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/.."),
+        "/data/train/paths.csv"
+    );
     mainline()
         .args([
             "eval",
@@ -892,7 +902,8 @@ fn every_subcommand_explains_its_options_and_filter_states_its_limits() {
 #[test]
 fn filter_output_writes_what_standard_output_gets_into_one_file() {
     let dir = scratch();
-    let warc = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/warc/mixed.warc.gz");
+    let warc = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .join("data/warc/mixed.warc.gz");
     let pages = [sample("article.html"), sample("entities.html")];
     let pages: Vec<&str> = pages.iter().map(|p| p.to_str().unwrap()).collect();
     let cases: [Vec<&str>; 3] = [

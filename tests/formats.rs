@@ -20,7 +20,7 @@ fn markdown_has_headings_lists_quotes_and_the_words_of_the_text() {
     // The Markdown's words are the headline's, then the text's.
     let mut expected = words("Why Sourdough Needs Time");
     expected.extend(words(&text));
-    assert_eq!(words(&mainline::markdown::strip(&md)), expected);
+    assert_eq!(words(&mainline::internals::markdown::strip(&md)), expected);
 }
 
 #[test]

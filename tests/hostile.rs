@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use common::{mainline, scratch};
-use mainline::lines::{Line, MAX_LINE_BYTES, Splitter};
+use mainline::internals::lines::{Line, MAX_LINE_BYTES, Splitter};
 use mainline::{Extractor, ModelScorer, Scorer, Threshold};
 use proptest::prelude::*;
 
@@ -634,9 +634,10 @@ fn model_is_rejected(model: &Path, message: &str) {
 #[test]
 fn model_files_that_cannot_be_used() {
     let dir = scratch();
-    let builtin =
-        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("models/default.json"))
-            .unwrap();
+    let builtin = fs::read_to_string(
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("models/default.json"),
+    )
+    .unwrap();
     let not_json = write_file(dir.path(), "notjson.json", [&b"this is not JSON"[..]]);
     model_is_rejected(&not_json, "not valid JSON");
     let binary = write_file(
@@ -903,7 +904,7 @@ proptest! {
         match &whole {
             Err(e) => {
                 prop_assert!(matches!(e, mainline::Error::NotHtml(_)), "{}", e);
-                prop_assert!(mainline::input::binary_kind(&bytes).is_some());
+                prop_assert!(mainline::internals::input::binary_kind(&bytes).is_some());
             }
             Ok((lines, trailing, total)) => {
                 let sum: u64 = lines.iter().map(|l| l.html_bytes).sum();
@@ -925,7 +926,7 @@ proptest! {
     /// the chunking, and the kept lines are those decided so.
     #[test]
     fn each_line_gets_exactly_one_decision_in_order(bytes in hostile_bytes()) {
-        prop_assume!(mainline::input::binary_kind(&bytes).is_none());
+        prop_assume!(mainline::internals::input::binary_kind(&bytes).is_none());
         let (lines, _, _) = split_in(&bytes, usize::MAX).unwrap();
         let scorers: [Arc<dyn Scorer>; 2] =
             [Arc::new(Threshold(0.3)), Arc::new(ModelScorer::builtin())];

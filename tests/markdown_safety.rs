@@ -9,8 +9,8 @@ mod common;
 mod oracle;
 
 use common::mainline;
-use mainline::lines::Splitter;
-use mainline::markdown::Options;
+use mainline::internals::lines::Splitter;
+use mainline::internals::markdown::Options;
 use proptest::prelude::*;
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
@@ -391,7 +391,7 @@ proptest! {
 fn fuzz_finding(name: &str) {
     let data = std::fs::read(format!(
         "{}/tests/regressions/{name}",
-        env!("CARGO_MANIFEST_DIR")
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
     ))
     .unwrap();
     let (lines, opts) = oracle::fuzz_case(&data).expect("the page splits");

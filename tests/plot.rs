@@ -117,7 +117,8 @@ fn png_charts_are_png_files() {
 #[test]
 fn the_threshold_line_and_the_model_are_options() {
     let dir = scratch();
-    let logistic = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/logistic.json");
+    let logistic =
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("models/logistic.json");
     mainline()
         .args(["plot", "--mark-threshold", "0.3", "--model"])
         .arg(&logistic)

@@ -7,7 +7,7 @@ mod common;
 use std::fs;
 
 use common::{mainline, sample, scratch};
-use mainline::model::Model;
+use mainline::internals::model::Model;
 
 /// The JSON inside the review page.
 fn review_data(html: &str) -> serde_json::Value {
@@ -200,7 +200,7 @@ fn fine_tuning_the_builtin_model_learns_the_labelled_convention() {
     assert_eq!(model.provenance.extra["fine_tuned"]["from"], "builtin");
     // On the labelled lines the tuned first stage agrees with the labels better, and scores
     // the menu that the labels call content higher.
-    let data = mainline::train::read_labelled_csv(&csv, Some(&builtin.features)).unwrap();
+    let data = mainline_training::train::read_labelled_csv(&csv, Some(&builtin.features)).unwrap();
     let loss = |m: &Model| -> f64 {
         data.x
             .outer_iter()
@@ -237,7 +237,8 @@ fn fine_tuning_refuses_what_it_cannot_use() {
     let dir = scratch();
     let csv = menu_as_content_csv(dir.path());
     let out = dir.path().join("m.json");
-    let logistic = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/logistic.json");
+    let logistic = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .join("models/logistic.json");
     mainline()
         .arg("train")
         .arg(&csv)

@@ -6,7 +6,7 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 fn harbour() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/site/harbour")
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("data/site/harbour")
 }
 
 /// The names of the harbour pages (without `.html`), in order.
@@ -26,8 +26,11 @@ fn page(name: &str) -> PathBuf {
     harbour().join(format!("{name}.html"))
 }
 
+/// The command, run in the repository's root (the relative paths under `data/`).
 fn mainline() -> Command {
-    Command::cargo_bin("mainline").unwrap()
+    let mut command = Command::cargo_bin("mainline").unwrap();
+    command.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    command
 }
 
 fn stdout(args: &[&str]) -> String {

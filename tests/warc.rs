@@ -8,7 +8,7 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .join("data/warc")
         .join(name)
 }
@@ -123,7 +123,8 @@ fn a_warc_file_on_standard_input_is_recognised() {
         }
     }
     // A page on standard input is still a page, read from its first byte.
-    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/samples/article.html");
+    let page =
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("data/samples/article.html");
     let from_file = mainline()
         .args(["filter", "-q", page.to_str().unwrap()])
         .output()
@@ -153,7 +154,8 @@ fn a_warc_file_on_standard_input_is_recognised() {
 
 #[test]
 fn warc_and_html_inputs_are_not_mixed() {
-    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/samples/article.html");
+    let page =
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("data/samples/article.html");
     let (_, code, stderr) = filter(&[
         data("mixed.warc.gz").to_str().unwrap(),
         page.to_str().unwrap(),

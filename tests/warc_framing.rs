@@ -328,7 +328,7 @@ fn messages_say_what_is_wrong_in_plain_words() {
 fn fuzz_finding(name: &str) {
     let bytes = std::fs::read(format!(
         "{}/tests/regressions/{name}",
-        env!("CARGO_MANIFEST_DIR")
+        concat!(env!("CARGO_MANIFEST_DIR"), "/..")
     ))
     .unwrap();
     case::check(&case::build(&bytes)).unwrap();

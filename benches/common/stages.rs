@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use lol_html::{HtmlRewriter, Settings, doc_text, element};
-use mainline::features::{self, LineFeatures, MAX_CONTEXT, N_FEATURES};
-use mainline::lines::{Line, Splitter};
+use mainline::internals::features::{self, LineFeatures, MAX_CONTEXT, N_FEATURES};
+use mainline::internals::lines::{Line, Splitter};
 use mainline::{Extractor, Scorer};
 
 /// The pages (`.html`, `.html.gz`, …) of the given folders (sorted by name) or files,
@@ -21,7 +21,7 @@ pub fn load(paths: &[PathBuf], every: usize) -> Vec<Vec<u8>> {
             let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
                 .expect("a readable folder")
                 .map(|e| e.expect("a readable folder entry").path())
-                .filter(|f| mainline::corpus::page_stem(f).is_some())
+                .filter(|f| mainline_training::corpus::page_stem(f).is_some())
                 .collect();
             entries.sort();
             files.extend(entries.into_iter().step_by(every.max(1)));
@@ -34,7 +34,7 @@ pub fn load(paths: &[PathBuf], every: usize) -> Vec<Vec<u8>> {
 
 fn read(path: &Path) -> Vec<u8> {
     let mut bytes = Vec::new();
-    mainline::input::open(path)
+    mainline::internals::input::open(path)
         .expect("a readable page")
         .read_to_end(&mut bytes)
         .expect("a readable page");
@@ -153,7 +153,9 @@ pub fn filter(page: &[u8], scorer: &Arc<dyn Scorer>) {
 /// `--images`, which need the head's metadata for the base URL).
 pub fn markdown(page: &[u8], scorer: &Arc<dyn Scorer>) {
     let mut ex = Extractor::new(Arc::clone(scorer)).with_structure(true);
-    let mut r = mainline::markdown::Renderer::new(mainline::markdown::Options::default());
+    let mut r = mainline::internals::markdown::Renderer::new(
+        mainline::internals::markdown::Options::default(),
+    );
     let mut out = String::new();
     ex.write(page).expect("the filter accepts the page");
     ex.end().expect("the filter accepts the page");

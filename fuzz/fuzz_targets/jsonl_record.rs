@@ -2,52 +2,26 @@
 //! a JSON object with `text` a string (or null with an `error` string), and the record's
 //! other fields as they came; the reader of lines keeps at most the cap of a line.
 //!
-//! NOTE: the record code lives in the command's module (src/cli/filter/jsonl.rs, internal
-//! to the library); it is compiled into this target by path, with the items of the crate
-//! it names (`crate::cli::open_input`, `crate::input::Input`, `super::walk::Found`)
-//! supplied here.
+//! NOTE: the records are read by the library (`mainline::source::jsonl`); their output
+//! lines are written by the command's crate (cli/src/filter/jsonl.rs, a binary crate that
+//! cannot be depended on), which is compiled into this target by path.
 #![no_main]
 
 use std::io::BufReader;
 
 use libfuzzer_sys::fuzz_target;
+use mainline::source::jsonl::{Html, Line, PIECE, read_line};
 
-mod cli {
-    use std::path::Path;
-    pub fn open_input(path: &Path) -> mainline::Result<mainline::input::Input> {
-        mainline::input::open(path)
-    }
-}
-
-mod input {
-    pub use mainline::input::Input;
-}
-
-#[allow(dead_code)]
-mod walk {
-    use std::path::PathBuf;
-    pub enum Found {
-        Page {
-            path: PathBuf,
-            out_name: PathBuf,
-        },
-        Unreadable {
-            path: PathBuf,
-            error: std::io::Error,
-        },
-    }
-}
-
-#[allow(dead_code)]
-#[path = "../../src/cli/filter/jsonl.rs"]
+#[allow(dead_code, unused_imports)]
+#[path = "../../cli/src/filter/jsonl.rs"]
 mod jsonl;
 
 /// A stand-in for the filter: the text is the html (decoded piece by piece) upper-cased,
 /// empty html is an error.
-fn text_of(html: &jsonl::Html) -> Result<(String, jsonl::Extra), String> {
+fn text_of(html: &Html) -> Result<(String, jsonl::Extra), String> {
     let mut text = Vec::new();
     html.pieces(|p| {
-        assert!(!p.is_empty() && p.len() <= jsonl::PIECE);
+        assert!(!p.is_empty() && p.len() <= PIECE);
         text.extend_from_slice(p);
         Ok::<(), ()>(())
     })
@@ -66,19 +40,19 @@ fuzz_target!(|data: &[u8]| {
     let cap = 64;
     let mut reader = BufReader::with_capacity(16, data);
     let mut lines = 0;
-    while let Some(line) = jsonl::read_line(&mut reader, cap).expect("reading memory") {
+    while let Some(line) = read_line(&mut reader, cap).expect("reading memory") {
         lines += 1;
         let mut out = Vec::new();
         let mut input = None;
         let r = match line {
-            jsonl::Line::Record(line) => {
+            Line::Record(line) => {
                 assert!(line.len() <= cap);
                 let r = jsonl::record(&line, false, |h, _| text_of(h), &mut out)
                     .expect("writing memory");
                 input = Some(line);
                 r
             }
-            jsonl::Line::TooLong(bytes) => {
+            Line::TooLong(bytes) => {
                 assert!(bytes as usize > cap);
                 jsonl::too_long(bytes, cap, &mut out).expect("writing memory")
             }

@@ -3,8 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mainline::features::N_FEATURES;
-use mainline::model::Model;
+use mainline::internals::features::N_FEATURES;
+use mainline::internals::model::Model;
 use mainline::{ModelScorer, Scorer};
 
 fuzz_target!(|text: &str| {

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use mainline::model::Model;
+use mainline::internals::model::Model;
 use mainline::{Extractor, ModelScorer};
 
 const PAGE: &[u8] = b"<html><body><nav><a href=/>Home</a> <a href=/about>About</a></nav>\

@@ -9,7 +9,7 @@
 use std::sync::{Arc, LazyLock};
 
 use libfuzzer_sys::fuzz_target;
-use mainline::lines::{Line, Splitter};
+use mainline::internals::lines::{Line, Splitter};
 use mainline::{Extractor, ModelScorer, Scorer, Threshold};
 
 /// The built-in model, parsed once.
@@ -58,7 +58,7 @@ fuzz_target!(|data: &[u8]| {
         Ok(w) => w,
         Err(e) => {
             assert!(matches!(e, mainline::Error::NotHtml(_)), "{e}");
-            assert!(mainline::input::binary_kind(page).is_some(), "{e}");
+            assert!(mainline::internals::input::binary_kind(page).is_some(), "{e}");
             assert!(split(page, chunk).is_err());
             return;
         }

@@ -1,7 +1,8 @@
 //! What Python receives: a page's `Document`, its `Line`s, and JSON values as the Python
 //! values `json.loads` would give.
 
-use mainline::{Decision, features};
+use mainline::Decision;
+use mainline::internals::features;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use mainline::model::Model;
+use mainline::internals::model::Model;
 use mainline::warc::HtmlOptions;
 use mainline::{Format, ModelScorer, Options, Scorer, Threshold};
 use pyo3::exceptions::{PyTypeError, PyValueError};

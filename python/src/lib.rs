@@ -33,7 +33,10 @@ create_exception!(
 fn _mainline(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("MODEL_VERSION", builtin().1.as_str())?;
-    m.add("FEATURE_NAMES", mainline::features::names().to_vec())?;
+    m.add(
+        "FEATURE_NAMES",
+        mainline::internals::features::names().to_vec(),
+    )?;
     m.add("MainlineError", m.py().get_type::<MainlineError>())?;
     m.add_class::<PyExtractor>()?;
     m.add_class::<Document>()?;

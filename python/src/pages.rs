@@ -5,7 +5,8 @@ use std::io::{Cursor, ErrorKind, Read};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 
-use mainline::{Decision, Error, Extractor as Engine, Options, Scorer, input};
+use mainline::internals::input;
+use mainline::{Decision, Error, Extractor as Engine, Options, Scorer};
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyTypeError,
 };

@@ -132,7 +132,7 @@ impl WarcSpec {
 /// Where `iter_warc` is in its file.
 pub(crate) struct WarcState {
     /// `None` once the file is read to its end.
-    pub(crate) reader: Option<Reader<mainline::input::Input>>,
+    pub(crate) reader: Option<Reader<mainline::internals::input::Input>>,
     /// Pages extracted and not handed out yet.
     pub(crate) ready: VecDeque<WarcItem>,
     pub(crate) skipped: BTreeMap<String, u64>,

@@ -18,7 +18,6 @@ use crate::lines::{Line, Splitter};
 use crate::second_stage::{self, Window};
 
 use page_block::PageBlock;
-#[cfg(feature = "cli")]
 pub use scorer::AllFeatures;
 pub use scorer::{ModelScorer, Scorer, Threshold};
 
@@ -35,7 +34,8 @@ pub struct Decision {
     pub features: Option<Vec<f32>>,
     /// The line's page hints (`second_stage::hints::line_names`), when requested with
     /// [`Extractor::with_features`]: for the labelled CSV.
-    pub(crate) hints: Option<[f32; second_stage::hints::N_LINE_HINTS]>,
+    #[doc(hidden)]
+    pub hints: Option<[f32; second_stage::hints::N_LINE_HINTS]>,
     /// How the line matched its site's template, in site mode
     /// ([`Extractor::set_site`]): `None` when it appears on none of the site's other pages.
     pub template: Option<crate::site::Match>,
@@ -315,7 +315,7 @@ impl Extractor {
     ///
     /// The bytes are read as they are, as everything an extractor is fed is: gzip is not
     /// undone here but by the caller that knows its input's format (a WARC record's
-    /// `Content-Encoding`, a file opened with [`crate::input`]). For a page as bytes that
+    /// `Content-Encoding`, a file opened with gzip undone). For a page as bytes that
     /// may be gzip, [`extract_text`] gives the same text after undoing it.
     ///
     /// ```
@@ -400,7 +400,8 @@ impl Extractor {
 
     /// Gives back a decided line that is no longer needed, for a later line's buffers
     /// ([`Splitter::recycle`]).
-    pub(crate) fn recycle(&mut self, line: Line) {
+    #[doc(hidden)]
+    pub fn recycle(&mut self, line: Line) {
         self.splitter.recycle(line);
     }
 

@@ -41,7 +41,7 @@ use crate::{Error, Result};
 ///     }
 /// }
 ///
-/// let names = mainline::features::names();
+/// let names = mainline::internals::features::names();
 /// let column = names.iter().position(|n| n == "ln_text_bytes").unwrap();
 /// let mut ex = Extractor::new(Arc::new(Long { column }));
 /// let kept = ex.kept_text(b"<p>Short.</p><p>A line that is long enough to keep.</p>")?;
@@ -93,10 +93,8 @@ impl Scorer for Threshold {
 /// A scorer that keeps nothing but asks for the widest context, so that every feature
 /// column of a row is filled: for writing feature tables.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-#[cfg(feature = "cli")]
 pub struct AllFeatures;
 
-#[cfg(feature = "cli")]
 impl Scorer for AllFeatures {
     fn context(&self) -> usize {
         MAX_CONTEXT
@@ -145,7 +143,7 @@ impl ModelScorer {
     ///
     /// ```
     /// use mainline::ModelScorer;
-    /// use mainline::model::{Model, ModelKind, Scaler};
+    /// use mainline::internals::model::{Model, ModelKind, Scaler};
     /// let model = Model::new(
     ///     vec!["density".to_string(), "ln_html_bytes".to_string()],
     ///     Scaler::identity(1), // one entry for two features

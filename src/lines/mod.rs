@@ -28,7 +28,7 @@
 //! against `lol_html`'s own reports, token for token.
 //!
 //! ```
-//! use mainline::lines::Splitter;
+//! use mainline::Splitter;
 //!
 //! let mut splitter = Splitter::new();
 //! let mut lines = Vec::new();
@@ -158,7 +158,7 @@ pub const MAX_DESCRIPTOR_BYTES: usize = 64;
 /// Splits a whole document held in memory. A convenience over [`Splitter`].
 ///
 /// ```
-/// let lines = mainline::lines::split(b"<h1>Title</h1><p>Body text.</p>")?;
+/// let lines = mainline::internals::lines::split(b"<h1>Title</h1><p>Body text.</p>")?;
 /// assert_eq!(lines.len(), 2);
 /// assert_eq!(lines[0].heading, 1);
 /// # Ok::<(), mainline::Error>(())

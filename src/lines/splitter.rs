@@ -25,7 +25,8 @@ enum Stage {
     Failed,
 }
 
-/// Streaming line splitter. See the [module documentation](super).
+/// Streaming line splitter: cuts a page, fed in pieces, into the [`Line`]s a text-mode
+/// browser would show.
 pub struct Splitter {
     state: Box<State>,
     stage: Stage,
@@ -104,7 +105,7 @@ impl Splitter {
     /// [`Splitter::write`].
     ///
     /// ```
-    /// use mainline::lines::Splitter;
+    /// use mainline::Splitter;
     /// let mut s = Splitter::new().with_transport_encoding(Some(encoding_rs::WINDOWS_1252));
     /// s.write(b"<meta charset=utf-8><p>caf")?;
     /// s.write(b"\xe9</p>")?;
@@ -225,7 +226,7 @@ impl Splitter {
     /// lines are kept (a block of a page), and no text buffer over 1 KiB.
     ///
     /// ```
-    /// let mut s = mainline::lines::Splitter::new();
+    /// let mut s = mainline::Splitter::new();
     /// s.write(b"<p>One line.</p><p>Another one.</p>")?;
     /// s.end()?;
     /// while let Some(line) = s.next_line() {
@@ -270,7 +271,7 @@ impl Splitter {
     /// by default). Set it before the first [`Splitter::write`].
     ///
     /// ```
-    /// let mut s = mainline::lines::Splitter::new().with_metadata(true);
+    /// let mut s = mainline::Splitter::new().with_metadata(true);
     /// s.write(b"<title>Hi</title><p>Some text.</p>")?;
     /// s.end()?;
     /// assert!(s.head_done());
@@ -303,7 +304,7 @@ impl Splitter {
     /// [`Splitter::write`].
     ///
     /// ```
-    /// let mut s = mainline::lines::Splitter::new().with_encoding(encoding_rs::UTF_8);
+    /// let mut s = mainline::Splitter::new().with_encoding(encoding_rs::UTF_8);
     /// s.write("<meta charset=iso-8859-1><p>Déjà vu</p>".as_bytes())?;
     /// assert_eq!(s.next_line().unwrap().text, "Déjà vu");
     /// # Ok::<(), mainline::Error>(())
@@ -318,7 +319,7 @@ impl Splitter {
     /// same. Set it before the first [`Splitter::write`].
     ///
     /// ```
-    /// let mut s = mainline::lines::Splitter::new().with_structure(true);
+    /// let mut s = mainline::Splitter::new().with_structure(true);
     /// s.write(b"<ol start=3><li>Three <em>four</em></li></ol>")?;
     /// s.end()?;
     /// let line = s.next_line().unwrap();

@@ -14,7 +14,7 @@ use super::Renderer;
 
 /// The headline of a page: its first `<h1>` unless that is the site's name, else its
 /// title; `None` when it has neither. Whitespace is collapsed.
-pub(crate) fn of(meta: &Metadata) -> Option<String> {
+pub fn of(meta: &Metadata) -> Option<String> {
     let clean = |s: &Option<String>| {
         s.as_deref()
             .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
@@ -29,7 +29,7 @@ pub(crate) fn of(meta: &Metadata) -> Option<String> {
 /// Writes kept lines through a [`Renderer`] with the headline first (see the module
 /// documentation).
 #[derive(Debug, Default)]
-pub(crate) struct Headline {
+pub struct Headline {
     /// The headline, until it is written.
     pending: Option<String>,
     /// The headline, compared without case, until a kept heading repeats it.
@@ -40,7 +40,7 @@ pub(crate) struct Headline {
 
 impl Headline {
     /// A headline to write before the first kept line; `None` writes none.
-    pub(crate) fn new(text: Option<String>) -> Self {
+    pub fn new(text: Option<String>) -> Self {
         Headline {
             pending: text,
             written: None,
@@ -50,15 +50,14 @@ impl Headline {
 
     /// Sets the headline while no line has been written (for a stream whose metadata is
     /// known once the first line is kept).
-    #[cfg(feature = "cli")]
-    pub(crate) fn set(&mut self, text: Option<String>) {
+    pub fn set(&mut self, text: Option<String>) {
         if !self.started {
             self.pending = text;
         }
     }
 
     /// Renders the next kept line into `out`, after the headline when it is the first.
-    pub(crate) fn push(&mut self, r: &mut Renderer, line: &Line, out: &mut String) {
+    pub fn push(&mut self, r: &mut Renderer, line: &Line, out: &mut String) {
         self.started = true;
         if let Some(text) = self.pending.take() {
             r.push(&heading(text.clone()), out);

@@ -17,8 +17,8 @@
 //! written and the table goes on as a new one).
 //!
 //! ```
-//! use mainline::lines::Splitter;
-//! use mainline::markdown::{Options, Renderer};
+//! use mainline::Splitter;
+//! use mainline::internals::markdown::{Options, Renderer};
 //!
 //! let mut s = Splitter::new().with_structure(true);
 //! s.write(b"<h2>Steps</h2><ol><li>Mix <em>well</em></li><li>Bake</li></ol><pre class=language-sh>make\n\nmake install</pre>")?;
@@ -104,7 +104,7 @@ struct Code {
     lead: usize,
 }
 
-/// Streaming Markdown renderer. See the [module documentation](self).
+/// Streaming Markdown renderer of kept lines.
 #[derive(Debug, Default)]
 pub struct Renderer {
     opts: Options,
@@ -646,7 +646,7 @@ fn inline(text: &str, spans: &[Span], opts: &Options, table: bool, out: &mut Str
 /// The URL a page's links resolve against: its `<base href>` (itself resolved against the
 /// page's URL), else the page's URL. A base whose scheme is not `http` or `https` is
 /// ignored, so that relative links cannot resolve to a script.
-pub(crate) fn base_url(page: Option<&str>, base_href: Option<&str>) -> Option<String> {
+pub fn base_url(page: Option<&str>, base_href: Option<&str>) -> Option<String> {
     let web = |u: &String| matches!(scheme(u).as_deref(), Some("http" | "https"));
     let page = page.map(|u| clean_url(u).into_owned());
     let base = base_href
@@ -829,7 +829,7 @@ fn escape_range(text: &str, from: usize, to: usize, table: bool, out: &mut Strin
 ///
 /// ```
 /// let md = "## A *b*\n\n1. [c](https://x.org/y) `d\\`\n\n| e \\| f | g |\n| --- | --- |\n";
-/// assert_eq!(mainline::markdown::strip(md).split_whitespace().collect::<Vec<_>>(),
+/// assert_eq!(mainline::internals::markdown::strip(md).split_whitespace().collect::<Vec<_>>(),
 ///            ["A", "b", "c", "d\\", "e", "|", "f", "g"]);
 /// ```
 pub fn strip(md: &str) -> String {
@@ -951,7 +951,7 @@ fn strip_inline(line: &str, out: &mut String) {
     }
 }
 
-pub(crate) mod headline;
+pub mod headline;
 #[cfg(test)]
 mod tests;
 

@@ -83,7 +83,7 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 /// A date as ISO 8601 from its ISO forms (`YYYY-MM-DD` or `YYYY/MM/DD`, then optionally
 /// `T` or a space, `hh:mm`, `:ss`, a fraction and a zone `Z`, `±hh:mm`, `±hhmm`, `±hh`,
 /// ` UTC` or ` GMT`): the date, with the time and zone as given (the zone written
-/// `±hh:mm` or `Z`). Other forms, impossible days and days before [`FIRST_YEAR`] or in
+/// `±hh:mm` or `Z`). Other forms, impossible days and days before `FIRST_YEAR` or in
 /// the future give nothing.
 pub fn iso_date(s: &str) -> Option<String> {
     let s = s.trim();

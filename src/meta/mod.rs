@@ -17,7 +17,7 @@
 //! the body, the first `<h1>` and `<time>` are known at the end.
 //!
 //! ```
-//! use mainline::lines::Splitter;
+//! use mainline::Splitter;
 //!
 //! let html = r#"<html lang=en><head><title>Fish soup | The Kitchen</title>
 //! <meta property="og:site_name" content="The Kitchen">

@@ -363,21 +363,6 @@ impl Model {
         Model::from_json(&text).map_err(in_file)
     }
 
-    /// Writes the model to `path` as [JSON](Model::to_json), replacing the file whole or
-    /// not at all (module `atomic`; feature `train`): a full disk or an interruption leaves the previous
-    /// file in place.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::ModelFile`] naming the file, wrapping the I/O error.
-    #[cfg(feature = "train")]
-    pub fn save(&self, path: &Path) -> Result<()> {
-        crate::atomic::write(path, self.to_json()).map_err(|e| Error::ModelFile {
-            path: path.to_path_buf(),
-            cause: Box::new(e.into()),
-        })
-    }
-
     /// Checks that the model can score: the format version, one scaler entry and one input
     /// weight per feature, consistent layer shapes, an MLP ending in one sigmoid output, a
     /// threshold in `[0, 1]`, positive standard deviations and finite numbers throughout.
@@ -834,29 +819,5 @@ mod tests {
         let mut m = logistic();
         m.features[2] = "f0".into();
         assert!(format_message(&m.to_json()).contains("\"f0\" is listed twice"));
-    }
-
-    #[cfg(feature = "train")]
-    #[test]
-    fn load_and_save_name_the_file_in_their_errors() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("model.json");
-        let m = mlp();
-        m.save(&path).unwrap();
-        assert_eq!(Model::load(&path).unwrap(), m);
-
-        let missing = dir.path().join("absent.json");
-        let err = Model::load(&missing).unwrap_err();
-        assert!(matches!(&err, Error::ModelFile { cause, .. } if matches!(**cause, Error::Io(_))));
-        assert!(err.to_string().contains("absent.json"), "{err}");
-
-        std::fs::write(&path, m.to_json().replace("\"format\": 3", "\"format\": 9")).unwrap();
-        let err = Model::load(&path).unwrap_err();
-        assert!(matches!(&err, Error::ModelFile { cause, .. }
-            if matches!(**cause, Error::ModelVersion { found: 9, .. })));
-        assert!(err.to_string().contains("model.json"), "{err}");
-
-        let err = m.save(&dir.path().join("no/such/dir.json")).unwrap_err();
-        assert!(err.to_string().contains("dir.json"), "{err}");
     }
 }

@@ -10,7 +10,6 @@
 //! time when the CPU has it (`pulp`); no multiply-add is fused, so scores are the same on
 //! every CPU.
 
-#[cfg(any(test, feature = "train"))]
 use super::Model;
 use super::mlp::activate;
 use super::{Activation, Layer, ModelKind, Scaler, dot, sigmoid};
@@ -304,9 +303,9 @@ enum Net {
     Trees { trees: Vec<super::Tree>, bias: f32 },
 }
 
-/// A model prepared for scoring rows one at a time (see the [module](self)).
+/// A model prepared for scoring rows one at a time (see the module `kernel`).
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Kernel {
+pub struct Kernel {
     /// Where the model's features are in the rows given to [`Kernel::score`]: runs of
     /// consecutive columns `(column of the row, feature, length)`.
     runs: Vec<(usize, usize, usize)>,
@@ -350,8 +349,7 @@ impl PartialEq for Isa {
 
 impl Kernel {
     /// The kernel of a [validated](Model::validate) model reading rows of its own features.
-    #[cfg(any(test, feature = "train"))]
-    pub(crate) fn new(model: &Model) -> Self {
+    pub fn new(model: &Model) -> Self {
         let columns: Vec<usize> = (0..model.n_features()).collect();
         Kernel::with_columns(&model.kind, &model.scaler, &columns)
     }
@@ -400,7 +398,7 @@ impl Kernel {
     ///
     /// If `row` lacks a column the model reads.
     #[inline]
-    pub(crate) fn score(&self, row: &[f32], scratch: &mut Vec<f32>) -> f32 {
+    pub fn score(&self, row: &[f32], scratch: &mut Vec<f32>) -> f32 {
         if scratch.len() < 2 * self.widest {
             scratch.resize(2 * self.widest, 0.0);
         }

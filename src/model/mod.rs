@@ -9,7 +9,7 @@
 //! # Scoring a line
 //!
 //! ```
-//! use mainline::model::{Model, ModelKind, Scaler};
+//! use mainline::internals::model::{Model, ModelKind, Scaler};
 //!
 //! // P(content) = sigmoid(4 · (density - 0.5) / 0.25)
 //! let model = Model::new(
@@ -34,7 +34,7 @@
 //! a feature the model needs:
 //!
 //! ```
-//! # use mainline::model::{Model, ModelKind, Scaler};
+//! # use mainline::internals::model::{Model, ModelKind, Scaler};
 //! # let model = Model::new(
 //! #     vec!["density".to_string()],
 //! #     Scaler { mean: vec![0.5], std: vec![0.25] },
@@ -91,13 +91,11 @@ mod stage2;
 mod trees;
 
 pub use file::MAX_MODEL_BYTES;
-pub(crate) use kernel::Kernel;
+pub use kernel::Kernel;
 pub use mlp::{Activation, Layer};
 pub use stage2::Stage2;
 pub use trees::{MAX_DEPTH, Tree};
 
-#[cfg(feature = "train")]
-use ndarray::{Array1, ArrayView2};
 use serde::{Deserialize, Serialize};
 
 use crate::{Error, Result};
@@ -125,7 +123,7 @@ pub const MIN_MODEL_FORMAT_VERSION: u32 = 1;
 ///
 /// let builtin = ModelScorer::builtin().model().clone();
 /// let path = std::env::temp_dir().join(format!("mainline-doc-{}.json", std::process::id()));
-/// std::fs::write(&path, builtin.to_json())?; // or builtin.save(&path)? (feature `train`)
+/// std::fs::write(&path, builtin.to_json())?; // mainline-training: ModelExt::save
 /// let model = Model::load(&path)?;
 /// std::fs::remove_file(&path)?;
 /// assert_eq!(model, builtin);
@@ -251,7 +249,7 @@ pub struct Provenance {
 
 /// `mainline <version>`, the value of [`Provenance::created_by`] for models made by this
 /// build.
-pub(crate) fn created_by() -> String {
+pub fn created_by() -> String {
     format!("mainline {}", env!("CARGO_PKG_VERSION"))
 }
 
@@ -300,37 +298,6 @@ impl Model {
             self.features.len()
         );
         score_with(&self.kind, &self.scaler, row)
-    }
-
-    /// Scores of every row of `rows` (one line per row, features in model order).
-    ///
-    /// Each score is bit-for-bit the value [`Model::score`] gives for that row.
-    ///
-    /// # Panics
-    ///
-    /// If the number of columns differs from the number of features.
-    #[cfg(feature = "train")]
-    pub fn score_batch(&self, rows: ArrayView2<f32>) -> Array1<f32> {
-        assert_eq!(
-            rows.ncols(),
-            self.features.len(),
-            "rows have {} columns, the model reads {} features",
-            rows.ncols(),
-            self.features.len()
-        );
-        let kernel = Kernel::new(self);
-        let mut scratch = Vec::new();
-        let mut buf = Vec::new();
-        rows.outer_iter()
-            .map(|row| match row.as_slice() {
-                Some(r) => kernel.score(r, &mut scratch),
-                None => {
-                    buf.clear();
-                    buf.extend(row.iter().copied());
-                    kernel.score(&buf, &mut scratch)
-                }
-            })
-            .collect()
     }
 
     /// Whether to keep the line: `score(row) >= threshold`.
@@ -387,7 +354,7 @@ impl Model {
 
 /// The score of a standardised-then-classified row (`row` already checked for length).
 #[inline]
-pub(crate) fn score_with(kind: &ModelKind, scaler: &Scaler, row: &[f32]) -> f32 {
+pub fn score_with(kind: &ModelKind, scaler: &Scaler, row: &[f32]) -> f32 {
     match kind {
         ModelKind::Logistic { weights, bias } => {
             sigmoid(bias + standardised_dot(weights, row, scaler))
@@ -399,7 +366,7 @@ pub(crate) fn score_with(kind: &ModelKind, scaler: &Scaler, row: &[f32]) -> f32 
 
 /// The logistic function, in `[0, 1]`, without overflow for large `|x|`.
 #[inline]
-pub(crate) fn sigmoid(x: f32) -> f32 {
+pub fn sigmoid(x: f32) -> f32 {
     if x >= 0.0 {
         1.0 / (1.0 + (-x).exp())
     } else {
@@ -539,68 +506,6 @@ mod tests {
         let mut m = logistic(&["a"], vec![1.0], 0.0);
         m.threshold = 0.0;
         assert!(!m.keep(&[f32::NAN]));
-    }
-
-    #[cfg(feature = "train")]
-    #[test]
-    fn score_batch_equals_score_row_by_row_even_for_non_contiguous_rows() {
-        let m = logistic(&["a", "b", "c"], vec![0.3, -0.7, 1.1], 0.1);
-        let x = ndarray::Array2::from_shape_fn((5, 3), |(i, j)| (i * 3 + j) as f32 * 0.37 - 2.0);
-        let batch = m.score_batch(x.view());
-        for (i, row) in x.outer_iter().enumerate() {
-            assert_eq!(
-                batch[i].to_bits(),
-                m.score(row.as_slice().unwrap()).to_bits()
-            );
-        }
-        // The same rows through a transposed copy: rows are strided, not contiguous.
-        let xt = x.t().to_owned();
-        let strided = m.score_batch(xt.t());
-        assert_eq!(strided, batch);
-    }
-
-    #[cfg(feature = "train")]
-    #[test]
-    fn trees_score_the_same_row_by_row_and_in_batches_whatever_their_depths() {
-        let tree = |features: Vec<u32>, thresholds: Vec<f32>| {
-            let leaves = (0..1 << features.len())
-                .map(|i| i as f32 * 0.25 - 0.5)
-                .collect();
-            Tree {
-                features,
-                thresholds,
-                leaves,
-            }
-        };
-        let even = vec![
-            tree(vec![0, 1], vec![0.0, 0.5]),
-            tree(vec![2, 0], vec![-0.3, 1.0]),
-        ];
-        let mut mixed = even.clone();
-        mixed.push(tree(vec![1], vec![0.1]));
-        let x = ndarray::Array2::from_shape_fn((7, 3), |(i, j)| (i * 3 + j) as f32 * 0.29 - 2.0);
-        for trees in [even, mixed] {
-            let m = Model::new(
-                vec!["a".into(), "b".into(), "c".into()],
-                Scaler {
-                    mean: vec![0.5, -0.25, 0.0],
-                    std: vec![2.0, 1.0, 0.5],
-                },
-                ModelKind::Trees { trees, bias: 0.3 },
-            );
-            m.validate().unwrap();
-            let batch = m.score_batch(x.view());
-            for (i, row) in x.outer_iter().enumerate() {
-                assert_eq!(
-                    batch[i].to_bits(),
-                    m.score(row.as_slice().unwrap()).to_bits()
-                );
-            }
-            assert!(
-                batch.iter().any(|&s| s != batch[0]),
-                "the rows fall in different leaves"
-            );
-        }
     }
 
     #[test]

@@ -35,7 +35,7 @@ impl Tree {
 
     /// The leaf a standardised row `z` falls into.
     #[inline]
-    pub(crate) fn leaf(&self, z: &[f32]) -> usize {
+    pub fn leaf(&self, z: &[f32]) -> usize {
         let mut index = 0;
         for (&f, &t) in self.features.iter().zip(&self.thresholds) {
             index = (index << 1) | usize::from(z[f as usize] >= t);

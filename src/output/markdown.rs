@@ -1,5 +1,5 @@
 //! [`Format::Markdown`](super::Format::Markdown): the kept lines as GitHub-flavoured
-//! Markdown (see [`crate::markdown`]), after the page's headline.
+//! Markdown (rendered line by line as the lines are decided), after the page's headline.
 
 use crate::Document;
 use crate::markdown::{self, Renderer};

@@ -27,7 +27,7 @@ use crate::Document;
 /// How a document is written ([`crate::Document::output`], `mainline filter --format`):
 /// each is rendered by its module, [`text`], [`markdown`], [`json`] and [`lines`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[non_exhaustive]
 pub enum Format {
     /// The kept lines.
@@ -38,7 +38,7 @@ pub enum Format {
     /// One JSON object per page: metadata, text, counts.
     Json,
     /// Every line as a JSON object, with features, score and decision.
-    #[cfg_attr(feature = "cli", value(name = "jsonl"))]
+    #[cfg_attr(feature = "clap", value(name = "jsonl"))]
     Lines,
 }
 

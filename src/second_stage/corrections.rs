@@ -373,7 +373,6 @@ fn drop_site_names(site_names: Option<&[bool]>, keep: &mut [bool]) -> bool {
 
 /// Whether a line's [`crate::lines::Line::context`] lies in a navigation, footer or aside
 /// landmark (the context bits behind the features that [`in_landmark`] reads).
-#[cfg(all(test, feature = "cli"))]
 pub fn landmark_context(context: u16) -> bool {
     use crate::lines::ctx;
     context & (ctx::NAV | ctx::FOOTER | ctx::ASIDE) != 0

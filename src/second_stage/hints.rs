@@ -392,7 +392,6 @@ pub fn append(hints: &[f32], ln_text: &[f32], out: &mut [f32], width: usize, sta
 }
 
 /// Formats a line's hint values for the labelled CSV's `hints` column: joined by spaces.
-#[cfg(any(test, feature = "cli"))]
 pub fn format_hints(h: &[f32]) -> String {
     h.iter()
         .map(|v| v.to_string())
@@ -401,7 +400,6 @@ pub fn format_hints(h: &[f32]) -> String {
 }
 
 /// Reads back [`format_hints`]; `None` unless `s` holds [`N_LINE_HINTS`] finite numbers.
-#[cfg(any(test, feature = "train"))]
 pub fn parse_hints(s: &str) -> Option<[f32; N_LINE_HINTS]> {
     let mut h = [0.0; N_LINE_HINTS];
     let mut parts = s.split_ascii_whitespace();

@@ -24,9 +24,7 @@ pub mod tables;
 
 use std::collections::VecDeque;
 
-#[cfg(feature = "cli")]
 pub use page::{format_path, format_signature};
-#[cfg(feature = "train")]
 pub use page::{parse_path, parse_signature};
 
 /// Most lines of lookahead a second stage may use.
@@ -34,7 +32,6 @@ pub const MAX_LOOKAHEAD: usize = 32;
 
 /// First-stage features of the line itself that a second stage reads by default (names of
 /// [`crate::features::names`]); a model may list others (see [`input_names`]).
-#[cfg(feature = "train")]
 pub const BASE_INPUTS: [&str; 10] = [
     "density",
     "ln_text_bytes",
@@ -110,7 +107,6 @@ pub(crate) fn computed_len(k: usize, page: bool, repeats: bool, hints: bool) -> 
 
 /// Names of all second-stage inputs: [`window_names`], then each of `base` (first-stage
 /// feature names) prefixed with [`LINE_PREFIX`].
-#[cfg(any(test, feature = "train"))]
 pub fn input_names(k: usize, base: &[&str]) -> Vec<String> {
     let mut names = window_names(k);
     names.extend(base.iter().map(|s| format!("{LINE_PREFIX}{s}")));
@@ -148,7 +144,6 @@ pub fn page_input_names(k: usize, repeats: bool, hints: bool, base: &[&str]) -> 
 /// # Panics
 /// When the slices differ in length, or `sigs` is given to a shape without `repeats` (or
 /// missing from one with it), or `hints` to a shape without `hints` (or the other way).
-#[cfg(any(test, feature = "train"))]
 #[allow(clippy::too_many_arguments)]
 pub fn block_rows(
     shape: BlockRows,
@@ -407,7 +402,7 @@ struct Slot<T> {
     base: Vec<f32>,
 }
 
-/// Streaming computation of second-stage rows; see the [module documentation](self).
+/// Streaming computation of second-stage rows.
 ///
 /// Holds at most `lookahead + 1` undecided lines and the scores of the `lookahead` lines
 /// before them.

@@ -29,7 +29,6 @@ pub const MAX_TEXT_BYTES: u64 = 4 << 20;
 
 /// The default [`crate::model::Stage2::min_block_lines`] of newly trained page-level
 /// stages: blocks of fewer lines are decided by the first stage alone.
-#[cfg(feature = "train")]
 pub const MIN_BLOCK_LINES: usize = 32;
 
 /// Levels of [`crate::lines::Line::path`] whose element's lines are pooled (0: the line's
@@ -481,7 +480,6 @@ impl WordHash {
 /// `tag.class` descriptors of its classed ancestors ([`crate::lines::Line::ancestors`])
 /// without their ids and digits, which often number the items: the nearest descriptor
 /// for the first value, all of them for the second.
-#[cfg(any(test, feature = "cli"))]
 pub fn signature(line: &crate::lines::Line) -> Signature {
     sign(line, |d| descriptor_hash(d))
 }
@@ -523,7 +521,7 @@ fn descriptor_hash(descriptor: &str) -> u64 {
 /// when the line has no letters. A line with more digits than letters keeps its digits:
 /// its numbers are what it says (a size, a part number), and without them the values of
 /// every page would share one fingerprint.
-pub(crate) fn fingerprint(line: &crate::lines::Line) -> Option<u64> {
+pub fn fingerprint(line: &crate::lines::Line) -> Option<u64> {
     fingerprint_and_signature(line).0
 }
 
@@ -535,7 +533,7 @@ pub(crate) fn fingerprint_and_signature(line: &crate::lines::Line) -> (Option<u6
 
 /// The [`fingerprint`] of a line of structure `chain` (its [`signature`]'s second value)
 /// and text `text`.
-pub(crate) fn fingerprint_of(chain: u32, text: &str) -> Option<u64> {
+pub fn fingerprint_of(chain: u32, text: &str) -> Option<u64> {
     let mut norm = String::with_capacity(text.len());
     let mut gap = false;
     let (letters, digits) = text.chars().fold((0usize, 0usize), |(l, d), c| {
@@ -719,13 +717,11 @@ fn append_repeats(
 
 /// Formats a [`Signature`] for the labelled CSV's `sig` column: its values joined by
 /// spaces.
-#[cfg(any(test, feature = "cli"))]
 pub fn format_signature(sig: &Signature) -> String {
     sig.map(|v| v.to_string()).join(" ")
 }
 
 /// Reads back [`format_signature`]; `None` when `s` is not such a list.
-#[cfg(any(test, feature = "train"))]
 pub fn parse_signature(s: &str) -> Option<Signature> {
     let mut sig = [0; SIGNATURE_LEN];
     let mut parts = s.split_ascii_whitespace();
@@ -737,7 +733,6 @@ pub fn parse_signature(s: &str) -> Option<Signature> {
 
 /// A line's [`crate::lines::Line::path`] as written in the labelled CSV: the serial
 /// numbers joined by spaces, nearest first, unused entries left out.
-#[cfg(any(test, feature = "cli"))]
 pub fn format_path(path: &[u32; PATH_LEVELS]) -> String {
     let mut s = String::new();
     for &e in path.iter().filter(|&&e| e != NO_ELEMENT) {
@@ -750,7 +745,6 @@ pub fn format_path(path: &[u32; PATH_LEVELS]) -> String {
 }
 
 /// Reads back [`format_path`]; `None` when `s` is not such a list.
-#[cfg(any(test, feature = "train"))]
 pub fn parse_path(s: &str) -> Option<[u32; PATH_LEVELS]> {
     let mut path = [NO_ELEMENT; PATH_LEVELS];
     for (i, part) in s.split_ascii_whitespace().enumerate() {

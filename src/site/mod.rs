@@ -314,7 +314,8 @@ pub fn host(url: &str) -> Option<String> {
 }
 
 /// The digest of a page's bytes, by which a site knows the pages it learnt.
-pub(crate) fn digest(html: &[u8]) -> u64 {
+#[doc(hidden)]
+pub fn digest(html: &[u8]) -> u64 {
     // Eight bytes at a time, each word folded in by a multiply and a rotation, then the
     // length and the last bytes: stable across builds and machines (digests are saved in
     // profile files, little-endian words whatever the machine).
@@ -346,7 +347,8 @@ fn fingerprints(html: &[u8]) -> Result<Vec<u64>> {
 /// charset) unless the page says otherwise as
 /// [`crate::lines::Splitter::with_transport_encoding`] says. Without `want_url` no
 /// metadata is collected (a WARC record's or a JSON lines record's site is its URL's).
-pub(crate) fn read_page(
+#[doc(hidden)]
+pub fn read_page(
     html: &[u8],
     transport: Option<&'static encoding_rs::Encoding>,
     want_url: bool,
@@ -463,7 +465,8 @@ impl Profile {
     }
 
     /// Learns a page given by its digest and its lines' fingerprints.
-    pub(crate) fn learn_fingerprints(&mut self, host: &str, digest: u64, fps: Vec<u64>) {
+    #[doc(hidden)]
+    pub fn learn_fingerprints(&mut self, host: &str, digest: u64, fps: Vec<u64>) {
         if !self.sites.contains_key(host) {
             let cap = (self.memory / SITE_BYTES).max(1);
             if self.sites.len() >= cap {
@@ -624,7 +627,7 @@ impl Profile {
         })
     }
 
-    /// Writes the profile file (whole or not at all, with feature `train`).
+    /// Writes the profile file.
     ///
     /// # Errors
     /// When the file cannot be written.
@@ -676,7 +679,8 @@ struct SiteFile {
 
 /// What the veto reads of a line besides its fingerprint.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct SiteLine {
+#[doc(hidden)]
+pub struct SiteLine {
     /// The bytes of its text.
     pub text_bytes: u64,
     /// Its near structure (the first value of [`crate::second_stage::page::signature`]).
@@ -769,7 +773,8 @@ impl PageTemplate {
     ///
     /// Lists that are template (a menu, a most-read list) repeat as a whole, each line
     /// once, and are still dropped.
-    pub(crate) fn veto_fingerprints(
+    #[doc(hidden)]
+    pub fn veto_fingerprints(
         &self,
         fingerprints: &[Option<u64>],
         lines: &[SiteLine],
@@ -868,8 +873,8 @@ impl PageTemplate {
     }
 
     /// A template of `table` (for cross-validation, whose pages were all learnt).
-    #[cfg(feature = "cli")]
-    pub(crate) fn of_table(table: Arc<SiteTable>, own: bool, settings: Settings) -> Self {
+    #[doc(hidden)]
+    pub fn of_table(table: Arc<SiteTable>, own: bool, settings: Settings) -> Self {
         PageTemplate {
             table,
             own,
@@ -878,10 +883,10 @@ impl PageTemplate {
     }
 }
 
-#[cfg(feature = "cli")]
 impl SiteTable {
     /// Counts a page given by its lines' fingerprints (cross-validation).
-    pub(crate) fn add(&mut self, digest: u64, fingerprints: impl IntoIterator<Item = u64>) {
+    #[doc(hidden)]
+    pub fn add(&mut self, digest: u64, fingerprints: impl IntoIterator<Item = u64>) {
         self.add_page(digest, fingerprints);
     }
 }

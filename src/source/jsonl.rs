@@ -360,7 +360,7 @@ impl Batches {
     /// let path = std::env::temp_dir().join(format!("mainline-doc-{}.jsonl", std::process::id()));
     /// std::fs::write(&path, "{\"html\": \"<p>a</p>\"}\n{}\n")?;
     /// let mut lines = 0;
-    /// for batch in Batches::new(vec![Ok(path.clone())], mainline::input::open, 1 << 20, 1 << 20) {
+    /// for batch in Batches::new(vec![Ok(path.clone())], mainline::internals::input::open, 1 << 20, 1 << 20) {
     ///     let Batch::Lines(batch, _ticket) = batch else { panic!("a failed input") };
     ///     lines += batch.iter().filter(|l| matches!(l, Line::Record(_))).count();
     /// }

@@ -1,9 +1,9 @@
 //! Pages in: the containers pages come in, read the one way every caller reads them, and
 //! the ordered parallel run that filters them.
 //!
-//! - a file or a stream is opened by [`crate::input`] (gzip recognised by its magic bytes
-//!   and undone by [`crate::input::wrap`]; the encoding chosen by the splitter, from
-//!   [`crate::input::sniff`]);
+//! - a file or a stream is opened by the library's `input` module (gzip recognised by its
+//!   magic bytes and undone there; the encoding chosen by the splitter, from the bytes'
+//!   byte order mark, `<meta>` charset or detection);
 //! - [`jsonl`]: JSON lines records, one object with an `html` string a line, read in
 //!   batches under a memory budget, the html string decoded piece by piece;
 //! - [`warc`] (feature `warc`): WARC files, read in batches of records, each HTML response

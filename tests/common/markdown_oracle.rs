@@ -3,8 +3,8 @@
 //! outside the allow-list, and the text of every `<pre>` back byte for byte from its code
 //! block. Shared by `tests/markdown_safety.rs` and the fuzz target `markdown_render`.
 
-use mainline::lines::{Line, Splitter};
-use mainline::markdown::{Options, Renderer};
+use mainline::internals::lines::{Line, Splitter};
+use mainline::internals::markdown::{Options, Renderer};
 use pulldown_cmark::{Event, LinkType, Parser, Tag, TagEnd};
 
 /// The Markdown of `lines`, and the text each `<pre>` block of them must come back as.

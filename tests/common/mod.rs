@@ -8,9 +8,14 @@ use std::sync::Arc;
 use assert_cmd::Command;
 use mainline::{Decision, Extractor, Scorer};
 
-/// The `mainline` binary under test.
+/// The repository's root, where the tests' relative paths (`data/samples`, …) start.
+pub const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+
+/// The `mainline` binary under test, run in the repository's root.
 pub fn mainline() -> Command {
-    Command::cargo_bin("mainline").expect("the mainline binary is built")
+    let mut command = Command::cargo_bin("mainline").expect("the mainline binary is built");
+    command.current_dir(ROOT);
+    command
 }
 
 /// The standard output of a successful run of `mainline` with `args`.
@@ -31,7 +36,7 @@ pub fn stdout_of(args: &[&str]) -> String {
 
 /// A sample page under `data/samples/`.
 pub fn sample(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .join("data/samples")
         .join(name)
 }

@@ -78,7 +78,7 @@ use tree::Tree;
 
 /// The longest tag, comment, doctype or unreleased run of script text, in bytes, that the
 /// tokenizer is shown whole; longer ones are cut there (see the limits in the
-/// [module docs](crate::lines)).
+/// module docs of `lines`).
 pub const MAX_TAG_BYTES: usize = 1 << 20;
 
 /// The most attributes a tag keeps; the tag is cut after this many (see
@@ -88,7 +88,7 @@ pub const MAX_ATTRIBUTES: usize = 1024;
 /// The most elements left open (by the tokenizer's count, which end tags and the end tags
 /// HTML implies lower) before
 /// further start tags are skipped; their text is kept (see the limits in the
-/// [module docs](crate::lines)).
+/// module docs of `lines`).
 pub const MAX_OPEN_ELEMENTS: usize = 16 * 1024;
 
 /// The limits a guard enforces.

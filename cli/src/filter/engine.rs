@@ -1,0 +1,453 @@
+//! The engines of `mainline filter` and the jobs they run: the streaming filter or a
+//! comparison method ([`Engine`]), how documents are rendered ([`Render`]), and one job per
+//! input ([`Job`], [`execute`]).
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+
+use mainline::internals::extract::{Extractor, Scorer};
+use mainline::output::json::record_fields;
+use mainline::{Format, Options};
+use mainline_training::methods::Method;
+
+use super::super::{Failure, display_name};
+use super::jsonl;
+use super::pages::{filter_one, filter_to_file, json_one, markdown_one, read_decoded};
+use super::walk::Found;
+
+/// How Markdown and JSON documents are written.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Render {
+    pub(super) links: bool,
+    pub(super) images: bool,
+    pub(super) url: Option<String>,
+    /// Markdown in JSON documents.
+    pub(super) markdown: bool,
+    /// Markdown starts with the page's headline.
+    pub(super) headline: bool,
+    /// The scorer is the built-in model (whose documents have a confidence).
+    pub(super) builtin: bool,
+}
+
+impl Render {
+    /// The library's options for these settings.
+    pub(super) fn options(&self, scorer: &Arc<dyn Scorer>, format: Format) -> Options {
+        let mut o = Options::new();
+        if !self.builtin {
+            o = o.scorer(Arc::clone(scorer));
+        }
+        // Without Markdown in the output, the lines' structure is not collected.
+        let markdown = format.collects(self.markdown).structure;
+        let mut o = o
+            .links(self.links)
+            .images(self.images)
+            .markdown_in_json(markdown)
+            .markdown_structure(markdown)
+            .headline(self.headline);
+        if let Some(url) = &self.url {
+            o = o.url(url.clone());
+        }
+        o
+    }
+}
+
+/// How pages are filtered.
+pub(super) enum Engine {
+    /// The streaming extractor, deciding with a scorer (the built-in model, another model
+    /// or a threshold).
+    Model {
+        scorer: Arc<dyn Scorer>,
+        format: Format,
+        render: Render,
+        /// Extractors kept from document to document.
+        extractors: Extractors,
+        /// Site mode (--by-site, --site-profile).
+        site: Option<Arc<super::super::site::SiteMode>>,
+    },
+    /// A comparison method (--method), which reads a page whole.
+    Method {
+        method: Method,
+        dot: Option<PathBuf>,
+    },
+}
+
+/// Extractors between documents, reset ([`Extractor::reset`]): one for each thread that
+/// has needed one at the same time. Reusing one saves building it and growing its buffers
+/// again for every page.
+#[derive(Default)]
+pub(super) struct Extractors(std::sync::Mutex<Vec<Extractor>>);
+
+impl Extractors {
+    /// Runs `f` with an extractor kept, or else the one `make` makes (every extractor of
+    /// a run is made alike), which `f` leaves reset.
+    pub(super) fn with<T>(
+        &self,
+        make: impl FnOnce() -> Extractor,
+        f: impl FnOnce(&mut Extractor) -> T,
+    ) -> T {
+        let kept = self.0.lock().ok().and_then(|mut v| v.pop());
+        let mut ex = kept.unwrap_or_else(make);
+        let t = f(&mut ex);
+        if let Ok(mut v) = self.0.lock() {
+            v.push(ex);
+        }
+        t
+    }
+}
+
+/// What every job needs.
+pub(super) struct Shared {
+    pub(super) engine: Engine,
+    pub(super) keep_html: bool,
+    /// The cap on a JSON lines record, for its error message.
+    pub(super) max_record: usize,
+    /// End each page's output on standard output with [`PAGE_END`].
+    pub(super) separate: bool,
+}
+
+/// What ends each page's text or Markdown on standard output when there are several
+/// inputs: a line holding a form feed alone. Whitespace is collapsed in a page's lines and a
+/// line is never blank, so no line of a page is this one.
+pub(super) const PAGE_END: &[u8] = b"\x0c\n";
+
+/// One unit of work, done on any thread; its output keeps its place in the input order.
+pub(super) enum Job {
+    /// A page, written to standard output or, with --out-dir, to the file given.
+    Page {
+        path: PathBuf,
+        target: Option<PathBuf>,
+    },
+    /// JSON lines records, and their claim on the bytes read ahead.
+    Records(Vec<jsonl::Line>, mainline::source::jsonl::Ticket),
+    /// An input that could not be read, reported in its turn.
+    Failed(PathBuf, anyhow::Error),
+}
+
+/// What a job came to, for the report on standard error.
+#[derive(Debug, Default)]
+pub(super) struct Outcome {
+    /// Input bytes filtered (decompressed HTML; for records, their html strings).
+    pub(super) bytes: u64,
+    /// Pages filtered (for records: records with a text).
+    pub(super) pages: u64,
+    /// Records with an error.
+    pub(super) bad_records: u64,
+    /// The input that failed, and why.
+    pub(super) failure: Option<(PathBuf, anyhow::Error)>,
+}
+
+/// The page jobs, with their output files under `out_dir`. An input whose output file is
+/// that of an earlier input fails alone (reported in its turn); the others are filtered.
+///
+/// # Errors
+/// When the output directory cannot be created.
+pub(super) fn page_jobs(
+    found: Vec<Found>,
+    out_dir: Option<&Path>,
+    format: Format,
+) -> Result<Vec<Job>> {
+    let ext = format.extension();
+    let mut targets: HashMap<PathBuf, PathBuf> = HashMap::new();
+    let mut jobs = Vec::with_capacity(found.len());
+    if let Some(dir) = out_dir {
+        fs::create_dir_all(dir)
+            .with_context(|| format!("creating output directory {}", dir.display()))?;
+    }
+    for f in found {
+        match f {
+            Found::Unreadable { path, error } => {
+                let error = anyhow::Error::new(error).context("reading the directory");
+                jobs.push(Job::Failed(path, error));
+            }
+            Found::Page { path, out_name } => {
+                let target = out_dir.map(|dir| {
+                    let mut name = out_name.into_os_string();
+                    name.push(".");
+                    name.push(ext);
+                    dir.join(name)
+                });
+                if let Some(t) = &target {
+                    if let Some(other) = targets.get(t) {
+                        // The earlier input keeps the file; only this one fails.
+                        let error = anyhow::anyhow!(
+                            "{} is already written to {}; filter this input separately",
+                            display_name(other),
+                            t.display()
+                        );
+                        jobs.push(Job::Failed(path, error));
+                        continue;
+                    }
+                    targets.insert(t.clone(), path.clone());
+                }
+                jobs.push(Job::Page { path, target });
+            }
+        }
+    }
+    Ok(jobs)
+}
+
+/// Does one job, writing what goes to standard output into `out`.
+///
+/// # Errors
+/// When writing the output fails (a closed pipe, a full disk): the run stops.
+pub(super) fn execute(job: Job, ctx: &Shared, out: &mut dyn Write) -> io::Result<Outcome> {
+    match job {
+        Job::Failed(path, error) => {
+            if ctx.separate {
+                out.write_all(PAGE_END)?;
+            }
+            Ok(Outcome {
+                failure: Some((path, error)),
+                ..Outcome::default()
+            })
+        }
+        Job::Page { path, target } => {
+            let result = match &target {
+                Some(target) => filter_to_file(&path, target, &ctx.engine),
+                None => {
+                    let result = ctx.engine.page(&path, out);
+                    if ctx.separate && !matches!(result, Err(Failure::Output(_))) {
+                        out.write_all(PAGE_END)?;
+                    }
+                    result
+                }
+            };
+            match result {
+                Ok(bytes) => Ok(Outcome {
+                    bytes,
+                    pages: 1,
+                    ..Outcome::default()
+                }),
+                Err(Failure::Input(e)) => Ok(Outcome {
+                    failure: Some((path, e)),
+                    ..Outcome::default()
+                }),
+                Err(Failure::Output(e)) => Err(e),
+            }
+        }
+        Job::Records(lines, _ticket) => {
+            let mut outcome = Outcome::default();
+            for line in lines {
+                let r = match line {
+                    jsonl::Line::Record(line) => jsonl::record(
+                        &line,
+                        ctx.keep_html,
+                        |html, url| ctx.engine.record_text(html, url),
+                        out,
+                    )?,
+                    jsonl::Line::TooLong(bytes) => jsonl::too_long(bytes, ctx.max_record, out)?,
+                };
+                outcome.bytes += r.html_bytes;
+                if r.failed {
+                    outcome.bad_records += 1;
+                } else {
+                    outcome.pages += 1;
+                }
+            }
+            Ok(outcome)
+        }
+    }
+}
+
+impl Engine {
+    /// Filters one page into `out`; returns the input bytes read.
+    pub(super) fn page(&self, path: &Path, out: &mut dyn Write) -> Result<u64, Failure> {
+        let template = match self {
+            Engine::Model { site: Some(s), .. } => s.file_template(path),
+            _ => None,
+        };
+        match self {
+            Engine::Model {
+                scorer,
+                format: Format::Markdown,
+                render,
+                ..
+            } => markdown_one(path, scorer, render, template, out),
+            Engine::Model {
+                scorer,
+                format: Format::Json,
+                render,
+                ..
+            } => {
+                let options = render.options(scorer, Format::Json).site(template);
+                json_one(path, &options, out)
+            }
+            Engine::Model {
+                scorer,
+                format,
+                extractors,
+                ..
+            } => filter_one(path, scorer, extractors, template, *format, out),
+            Engine::Method { method, dot } => {
+                let (html, bytes) = read_decoded(path).map_err(Failure::Input)?;
+                let mut text = method
+                    .try_extract(&html)
+                    .with_context(|| format!("--method {method}"))
+                    .map_err(Failure::Input)?;
+                if !text.is_empty() && !text.ends_with('\n') {
+                    text.push('\n');
+                }
+                if let Some(dot) = dot {
+                    let graph = mainline_training::methods::most_linked::try_dot(&html)
+                        .with_context(|| format!("--method {method}"))
+                        .map_err(Failure::Input)?;
+                    mainline_training::atomic::write(dot, graph)
+                        .with_context(|| format!("writing {}", dot.display()))
+                        .map_err(Failure::Input)?;
+                }
+                out.write_all(text.as_bytes()).map_err(Failure::Output)?;
+                Ok(bytes)
+            }
+        }
+    }
+
+    /// The text of an HTML page from a WARC file (the kept lines joined by `\n`), and for
+    /// --format json or markdown the other fields of its record. The page's URL is `uri`
+    /// unless --url gives one.
+    pub(super) fn warc_text(
+        &self,
+        html: &mainline::warc::Html,
+        uri: Option<&str>,
+    ) -> Result<(String, jsonl::Extra), String> {
+        let template = match self {
+            Engine::Model { site: Some(s), .. } => s.template(
+                uri.and_then(mainline::site::host).as_deref(),
+                Some(&html.body),
+            ),
+            _ => None,
+        };
+        match self {
+            Engine::Model {
+                scorer,
+                format: format @ (Format::Json | Format::Markdown),
+                render,
+                ..
+            } => {
+                let options = render.options(scorer, *format).site(template);
+                let url = if render.url.is_none() { uri } else { None };
+                let doc =
+                    mainline::warc::document(html, options, url).map_err(|e| e.to_string())?;
+                let (text, mut fields) = record_fields(&doc, *format);
+                fields.remove("url");
+                Ok((text, fields))
+            }
+            Engine::Model {
+                scorer, extractors, ..
+            } => extractors
+                .with(
+                    || Extractor::new(Arc::clone(scorer)),
+                    |ex| {
+                        ex.set_site(template);
+                        mainline::warc::kept_text(ex, html)
+                    },
+                )
+                .map(|text| (text, jsonl::Extra::new()))
+                .map_err(|e| e.to_string()),
+            Engine::Method { .. } => self.text(&mainline::warc::decode(html).0),
+        }
+    }
+
+    /// The text of a decoded document held in memory (the kept lines joined by `\n`),
+    /// and for --format json or markdown the other fields of its record.
+    pub(super) fn text(&self, html: &str) -> Result<(String, jsonl::Extra), String> {
+        if let Engine::Method { method, .. } = self {
+            return dom_text(*method, html);
+        }
+        self.text_of_pieces(html.len(), None, &mut |piece| {
+            html.as_bytes().chunks(jsonl::PIECE).try_for_each(piece)
+        })
+    }
+
+    /// The text of a JSON lines record's html, decoded piece by piece as it is read.
+    /// In site mode the record's site is the host of --url, else of its `url` field, else
+    /// of its canonical link, as the first pass took it ([`super::super::site::Learner`]).
+    pub(super) fn record_text(
+        &self,
+        html: &jsonl::Html,
+        url: Option<&str>,
+    ) -> Result<(String, jsonl::Extra), String> {
+        let template = match self {
+            Engine::Model { site: Some(s), .. } => {
+                // NOTE: site mode holds the record's page decoded as well, to know its
+                // host and whether it was learnt.
+                s.record_template(url, &html.decoded())
+            }
+            _ => None,
+        };
+        self.text_of_pieces(html.decoded_len(), template, &mut |piece| {
+            html.pieces(piece)
+        })
+    }
+
+    /// [`Engine::text`] of a decoded document of `len` bytes that `feed` hands, in order,
+    /// to the function it is given.
+    pub(super) fn text_of_pieces(
+        &self,
+        len: usize,
+        template: Option<mainline::site::PageTemplate>,
+        feed: &mut dyn FnMut(&mut Sink) -> Result<(), String>,
+    ) -> Result<(String, jsonl::Extra), String> {
+        match self {
+            Engine::Model {
+                scorer,
+                format: format @ (Format::Json | Format::Markdown),
+                render,
+                ..
+            } => {
+                let options = render.options(scorer, *format).site(template);
+                let mut b = options.builder_str();
+                feed(&mut |piece| b.write(piece).map_err(|e| e.to_string()))?;
+                let doc = b.end().map_err(|e| e.to_string())?;
+                Ok(record_fields(&doc, *format))
+            }
+            Engine::Model { scorer, .. } => {
+                let mut ex = Extractor::new(Arc::clone(scorer));
+                ex.set_site(template);
+                let mut text = String::new();
+                let mut take = |ex: &mut Extractor| {
+                    while let Some(d) = ex.next_decision() {
+                        mainline::output::text::push_kept(&mut text, &d);
+                    }
+                };
+                // NOTE: the document is already decoded; a byte order mark makes the
+                // splitter read it as UTF-8 whatever a <meta> in it declares.
+                ex.write("\u{feff}".as_bytes()).map_err(|e| e.to_string())?;
+                // In pieces, taking the decisions after each, so that a large record's
+                // lines are not all held at once.
+                feed(&mut |piece| {
+                    ex.write(piece).map_err(|e| e.to_string())?;
+                    take(&mut ex);
+                    Ok(())
+                })?;
+                ex.end().map_err(|e| e.to_string())?;
+                take(&mut ex);
+                Ok((text, jsonl::Extra::new()))
+            }
+            Engine::Method { method, .. } => {
+                // The comparison methods parse a page whole.
+                let mut html = Vec::with_capacity(len);
+                feed(&mut |piece| {
+                    html.extend_from_slice(piece);
+                    Ok(())
+                })?;
+                let html = String::from_utf8(html).map_err(|e| e.to_string())?;
+                dom_text(*method, &html)
+            }
+        }
+    }
+}
+
+/// Takes the pieces of a document, in order.
+pub(super) type Sink<'a> = dyn FnMut(&[u8]) -> Result<(), String> + 'a;
+
+/// The text of a decoded document by a comparison method, without a final line end.
+pub(super) fn dom_text(method: Method, html: &str) -> Result<(String, jsonl::Extra), String> {
+    let mut text = method.try_extract(html).map_err(|e| e.to_string())?;
+    text.truncate(text.trim_end_matches('\n').len());
+    Ok((text, jsonl::Extra::new()))
+}
