@@ -1,5 +1,5 @@
-//! Argument groups that `train` and `eval` share: the fields of a recipe file that flags
-//! may override.
+//! Arguments that several subcommands share: the input formats and sizes of `filter` and
+//! `site`, and the fields of a recipe file that flags of `train` and `eval` may override.
 
 use anyhow::Result;
 
@@ -123,4 +123,35 @@ fn objective_word(o: ThresholdObjective) -> &'static str {
         ThresholdObjective::F1 => "f1",
         ThresholdObjective::Accuracy => "accuracy",
     }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum InputFormat {
+    /// One HTML page per input.
+    Html,
+    /// One JSON object per line, with the page in its "html" field.
+    Jsonl,
+    /// WARC files: one JSON line per HTML response record.
+    Warc,
+}
+
+/// Parses a size in bytes: a number with an optional `K`, `M` or `G` suffix (powers of
+/// 1024, `KiB`, `MiB`, `GiB` and a trailing `B` accepted).
+pub(crate) fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let t = t.strip_suffix(['b', 'B']).unwrap_or(t);
+    let t = t.strip_suffix(['i', 'I']).unwrap_or(t);
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&t[..i], 10),
+        Some((i, 'm' | 'M')) => (&t[..i], 20),
+        Some((i, 'g' | 'G')) => (&t[..i], 30),
+        _ => (t, 0),
+    };
+    digits
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("expected a positive size in bytes such as 65536 or 64M, got {s:?}"))
 }

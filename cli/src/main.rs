@@ -47,6 +47,7 @@ mod plot;
 mod review;
 mod site;
 mod train;
+mod walk;
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};

@@ -17,7 +17,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use mainline::internals::extract::{Extractor, ModelScorer, Scorer};
 
 use super::display_name;
-use super::filter::stem;
+use super::walk::stem;
 
 /// Draw the HTML bytes and the text density of every line of one page, as charts.
 ///
@@ -614,14 +614,6 @@ fn draw_density<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, page: &Page) 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn stems_drop_compression_and_html_extensions() {
-        assert_eq!(stem(Path::new("a/0001.html.gz")), "0001");
-        assert_eq!(stem(Path::new("page.HTM")), "page");
-        assert_eq!(stem(Path::new("notes.txt")), "notes.txt");
-        assert_eq!(stem(Path::new("-")), "stdin");
-    }
 
     #[test]
     fn file_names_carry_the_chart_and_the_format() {

@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 
-use super::filter::walk::{self, Found};
+use super::args::{InputFormat, parse_size};
+use super::walk::{self, Found};
 use mainline::site::{PageTemplate, Profile};
 
 /// `mainline site`: learn the template of sites from their pages.
@@ -52,22 +53,22 @@ pub struct LearnArgs {
 
     /// The most memory the sites' tables take, with an optional K, M or G suffix: 72 KiB
     /// a site; the pages of sites met after it is reached are not learnt.
-    #[arg(long, value_name = "BYTES", default_value = "512M", value_parser = super::filter::parse_size)]
+    #[arg(long, value_name = "BYTES", default_value = "512M", value_parser = parse_size)]
     site_memory: usize,
 
     /// With WARC input: the most bytes of a record read.
-    #[arg(long, value_name = "BYTES", default_value = "16M", value_parser = super::filter::parse_size)]
+    #[arg(long, value_name = "BYTES", default_value = "16M", value_parser = parse_size)]
     max_payload: usize,
 
     /// What the inputs hold, as `filter --input-format` reads them: `html` (pages; inputs
     /// that start with "WARC/1." are read as WARC files), `jsonl` (one JSON object per
     /// line, the page in its "html" field, its site the host of its "url" field) or `warc`.
-    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = super::filter::InputFormat::Html)]
-    input_format: super::filter::InputFormat,
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = InputFormat::Html)]
+    input_format: InputFormat,
 
     /// With --input-format jsonl: the longest record (input line) learnt, in bytes, with
     /// an optional K, M or G suffix.
-    #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = super::filter::parse_size)]
+    #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = parse_size)]
     max_record_bytes: usize,
 }
 
@@ -81,7 +82,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let walk::Expanded { found, .. } =
         walk::expand(args.files, args.recursive, walk::Wanted::Pages);
     let mut learner = Learner::new(args.site_memory, args.url.as_deref(), args.max_payload);
-    if args.input_format == super::filter::InputFormat::Jsonl {
+    if args.input_format == InputFormat::Jsonl {
         learner = learner.jsonl(args.max_record_bytes);
     }
     for f in &found {
@@ -215,7 +216,7 @@ impl Learner {
     /// Learns the pages of JSON lines records; lines that are not records with an html
     /// string, and longer ones than `cap`, are passed over (the second pass reports them).
     fn add_jsonl(&mut self, mut input: impl std::io::BufRead, cap: usize) -> Result<()> {
-        use super::filter::jsonl;
+        use mainline::source::jsonl;
         while let Some(line) = jsonl::read_line(&mut input, cap)? {
             let jsonl::Line::Record(line) = line else {
                 continue;

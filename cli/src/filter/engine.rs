@@ -18,7 +18,7 @@ use mainline_training::methods::Method;
 use super::super::{Failure, display_name};
 use super::jsonl;
 use super::pages::{filter_one, filter_to_file, json_one, markdown_one, read_decoded};
-use super::walk::Found;
+use crate::walk::Found;
 
 /// How Markdown and JSON documents are written.
 #[derive(Debug, Clone, Default)]

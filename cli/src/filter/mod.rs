@@ -14,7 +14,6 @@
 mod engine;
 pub(super) mod jsonl;
 mod pages;
-pub(super) mod walk;
 mod warc;
 
 use std::collections::HashMap;
@@ -33,9 +32,9 @@ use mainline::source::ordered;
 use mainline_training::methods::Method;
 
 use super::{display_name, inputs_or_stdin};
+use crate::args::{InputFormat, parse_size};
+use crate::walk::{self, Found};
 use engine::{Engine, Extractors, Job, Outcome, Render, Shared, execute, page_jobs};
-pub(super) use pages::stem;
-use walk::Found;
 
 /// Write the main content of HTML pages as text, one output line per kept line.
 ///
@@ -300,16 +299,6 @@ fn parse_method(s: &str) -> Result<FilterMethod, String> {
             .map(FilterMethod::Dom)
             .map_err(|_| format!("unknown method {s:?}; use {}", names())),
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(super) enum InputFormat {
-    /// One HTML page per input.
-    Html,
-    /// One JSON object per line, with the page in its "html" field.
-    Jsonl,
-    /// WARC files: one JSON line per HTML response record.
-    Warc,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -629,27 +618,6 @@ fn window(threads: usize) -> usize {
 /// without a budget 32 records of 100 MB were queued for two threads (1.65 GB).
 fn records_budget(threads: usize) -> usize {
     threads.saturating_mul(4 << 20)
-}
-
-/// Parses a size in bytes: a number with an optional `K`, `M` or `G` suffix (powers of
-/// 1024, `KiB`, `MiB`, `GiB` and a trailing `B` accepted).
-pub(super) fn parse_size(s: &str) -> Result<usize, String> {
-    let t = s.trim();
-    let t = t.strip_suffix(['b', 'B']).unwrap_or(t);
-    let t = t.strip_suffix(['i', 'I']).unwrap_or(t);
-    let (digits, shift) = match t.char_indices().last() {
-        Some((i, 'k' | 'K')) => (&t[..i], 10),
-        Some((i, 'm' | 'M')) => (&t[..i], 20),
-        Some((i, 'g' | 'G')) => (&t[..i], 30),
-        _ => (t, 0),
-    };
-    digits
-        .trim()
-        .parse::<usize>()
-        .ok()
-        .and_then(|n| n.checked_mul(1 << shift))
-        .filter(|&n| n > 0)
-        .ok_or_else(|| format!("expected a positive size in bytes such as 65536 or 64M, got {s:?}"))
 }
 
 /// Counts what the jobs came to, reports failures, and draws the progress bar.

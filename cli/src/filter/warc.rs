@@ -33,9 +33,9 @@ use mainline::warc::{HtmlOptions, Record, RecordError};
 use mainline_training::atomic::AtomicFile;
 
 use super::jsonl::Extra;
-use super::walk::Found;
 use super::{Engine, display_name, progress_bar};
 use crate::is_broken_pipe;
+use crate::walk::Found;
 
 /// Whether a file name is that of a WARC file: `.warc` or `.warc.gz`, in any case.
 pub fn is_warc(name: &OsStr) -> bool {
@@ -60,7 +60,7 @@ pub fn detect(found: &[Found]) -> Result<bool> {
         let Found::Page { path, .. } = f else {
             continue;
         };
-        let page_name = path.file_name().is_some_and(super::walk::is_page);
+        let page_name = path.file_name().is_some_and(crate::walk::is_page);
         let is = if path.as_os_str() == "-" {
             // NOTE: a read error here makes standard input count as HTML; reading it for
             // real reports the error if it persists.

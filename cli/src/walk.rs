@@ -1,7 +1,8 @@
-//! The inputs named on the command line, with directories walked for `--recursive`.
+//! The inputs named on the command line, with directories walked for `--recursive`, and
+//! the names of their outputs ([`stem`]).
 
 use mainline::internals::input::looks_like_html;
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -96,7 +97,7 @@ pub fn expand(args: Vec<PathBuf>, recursive: bool, wanted: Wanted) -> Expanded {
         if recursive && arg.as_os_str() != "-" && arg.is_dir() {
             walk(&arg, Path::new(""), wanted, &mut out);
         } else {
-            let out_name = PathBuf::from(super::stem(&arg));
+            let out_name = PathBuf::from(stem(&arg));
             out.found.push(Found::Page {
                 path: arg,
                 out_name,
@@ -158,7 +159,7 @@ fn walk(dir: &Path, below: &Path, wanted: Wanted, out: &mut Expanded) {
             // Sockets, devices, dangling links: not files to read.
             out.skipped.push(path);
         } else if wanted.takes(&path, &name) {
-            let out_name = below.join(super::stem(&path));
+            let out_name = below.join(stem(&path));
             out.found.push(Found::Page { path, out_name });
         } else {
             out.skipped.push(path);
@@ -166,9 +167,63 @@ fn walk(dir: &Path, below: &Path, wanted: Wanted, out: &mut Expanded) {
     }
 }
 
+/// The output name of an input: its file name without `.gz`, then without `.html`/`.htm`
+/// (in any case). The name is kept as the file system gave it: names that are not UTF-8
+/// stay distinct.
+pub(crate) fn stem(path: &Path) -> OsString {
+    if path.as_os_str() == "-" {
+        return OsString::from("stdin");
+    }
+    let Some(name) = path.file_name() else {
+        return OsString::from("input");
+    };
+    let mut name = Path::new(name);
+    if name.extension().is_some_and(|e| e == "gz") {
+        name = Path::new(name.file_stem().unwrap_or(name.as_os_str()));
+    }
+    let is_html = |e: &std::ffi::OsStr| {
+        ["html", "htm", "xhtml"]
+            .iter()
+            .any(|x| e.as_encoded_bytes().eq_ignore_ascii_case(x.as_bytes()))
+    };
+    // A page saved with its query string (`index.html?p=2`): the extension is the one
+    // before the query, which stays in the name (`index?p=2`).
+    if let Some((base, query)) = name.to_str().and_then(|n| n.split_once('?')) {
+        let base = Path::new(base);
+        if let (Some(stem), true) = (base.file_stem(), base.extension().is_some_and(is_html)) {
+            let mut out = stem.to_os_string();
+            out.push("?");
+            out.push(query);
+            return out;
+        }
+    }
+    match name.file_stem() {
+        Some(stem) if name.extension().is_some_and(is_html) => stem.to_os_string(),
+        _ => name.as_os_str().to_os_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stems_drop_compression_and_html_extensions() {
+        assert_eq!(stem(Path::new("a/0001.html.gz")), "0001");
+        assert_eq!(stem(Path::new("page.HTM")), "page");
+        assert_eq!(stem(Path::new("notes.txt")), "notes.txt");
+        assert_eq!(stem(Path::new(".html")), ".html");
+        assert_eq!(stem(Path::new("-")), "stdin");
+    }
+
+    #[test]
+    fn stems_of_pages_saved_with_their_query_drop_the_extension_before_it() {
+        assert_eq!(stem(Path::new("site/index.html?p=2")), "index?p=2");
+        assert_eq!(stem(Path::new("index.HTM?a=b?c")), "index?a=b?c");
+        assert_eq!(stem(Path::new("index.html?p=2.gz")), "index?p=2");
+        assert_eq!(stem(Path::new("notes.txt?x=1")), "notes.txt?x=1");
+        assert_eq!(stem(Path::new("index.html")), "index");
+    }
 
     #[test]
     fn pages_are_recognised_by_their_extension_in_any_case() {
