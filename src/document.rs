@@ -220,17 +220,29 @@ impl Options {
 
     /// A [`Builder`] to feed a page in pieces.
     pub fn builder(&self) -> Builder {
-        let mut ex = Extractor::new(self.scorer_or_builtin())
-            .with_metadata(true)
-            .with_structure(!self.no_structure)
-            .with_features(self.format.collects(self.markdown_in_json).features);
-        ex.set_site(self.site.clone());
+        // A document always has its metadata; the structure unless turned off.
+        let collect = output::Collect {
+            metadata: true,
+            structure: !self.no_structure,
+            ..self.format.collects(self.markdown_in_json)
+        };
         Builder {
-            ex,
+            ex: self.extractor(collect),
             opts: self.clone(),
             lines: Vec::new(),
             bytes: 0,
         }
+    }
+
+    /// An extractor with these options' scorer and site template that collects what
+    /// `collect` asks, the structure only when [`Options::markdown_structure`] is on.
+    pub(crate) fn extractor(&self, collect: output::Collect) -> Extractor {
+        let mut ex = Extractor::new(self.scorer_or_builtin())
+            .with_metadata(collect.metadata)
+            .with_structure(collect.structure && !self.no_structure)
+            .with_features(collect.features);
+        ex.set_site(self.site.clone());
+        ex
     }
 }
 
@@ -274,26 +286,39 @@ impl Builder {
         self.ex.end()?;
         self.lines
             .extend(std::iter::from_fn(|| self.ex.next_decision()));
-        let mut metadata = self.ex.metadata().unwrap_or_default();
-        crate::meta::published_from_url(&mut metadata, self.opts.url.as_deref());
+        Ok(Document::assemble(
+            &self.ex, self.lines, self.opts, self.bytes,
+        ))
+    }
+}
+
+impl Document {
+    /// The document of a page that `ex` has read to its end and decided into `lines`.
+    pub(crate) fn assemble(
+        ex: &Extractor,
+        lines: Vec<Decision>,
+        opts: Options,
+        input_bytes: u64,
+    ) -> Document {
+        let mut metadata = ex.metadata().unwrap_or_default();
+        crate::meta::published_from_url(&mut metadata, opts.url.as_deref());
         let mut text = String::new();
-        self.lines
+        lines
             .iter()
             .for_each(|d| output::text::push_kept(&mut text, d));
-        let encoding = self
-            .ex
+        let encoding = ex
             .splitter()
             .encoding()
             .map_or("UTF-8", |s| s.encoding.name());
-        Ok(Document {
-            lines: self.lines,
+        Document {
+            lines,
             text,
             markdown: OnceLock::new(),
             metadata,
             encoding,
-            input_bytes: self.bytes,
-            opts: self.opts,
-        })
+            input_bytes,
+            opts,
+        }
     }
 }
 

@@ -9,6 +9,11 @@ pub type Fields = serde_json::Map<String, serde_json::Value>;
 
 /// The document as one JSON object (see [`Document::to_json`]).
 pub(crate) fn object(doc: &Document) -> serde_json::Value {
+    serde_json::Value::Object(fields(doc))
+}
+
+/// The fields of the document's JSON object, in order.
+pub(crate) fn fields(doc: &Document) -> Fields {
     let m = &doc.metadata;
     let mut o = Fields::new();
     o.insert("url".into(), doc.url().into());
@@ -43,7 +48,7 @@ pub(crate) fn object(doc: &Document) -> serde_json::Value {
             serde_json::json!({"pages": t.other_pages(), "template_lines": n, "dropped": dropped}),
         );
     }
-    serde_json::Value::Object(o)
+    o
 }
 
 /// A document's text, and the fields a record of it gains beside its text in `format`:
@@ -61,10 +66,7 @@ pub(crate) fn object(doc: &Document) -> serde_json::Value {
 /// ```
 pub fn record_fields(doc: &Document, format: Format) -> (String, Fields) {
     let mut fields = match format {
-        Format::Json | Format::Markdown => match object(doc) {
-            serde_json::Value::Object(o) => o,
-            _ => unreachable!("a document is a JSON object"),
-        },
+        Format::Json | Format::Markdown => self::fields(doc),
         _ => Fields::new(),
     };
     if format == Format::Markdown {

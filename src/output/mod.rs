@@ -20,7 +20,10 @@
 pub mod json;
 pub mod lines;
 pub mod markdown;
+mod sink;
 pub mod text;
+
+pub use sink::Sink;
 
 use crate::Document;
 
