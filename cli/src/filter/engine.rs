@@ -1,6 +1,6 @@
 //! The engines of `mainline filter` and the jobs they run: the streaming filter or a
-//! comparison method ([`Engine`]), how documents are rendered ([`Render`]), and one job per
-//! input ([`Job`], [`execute`]).
+//! comparison method ([`Engine`]), how documents are rendered ([`Render`]), one job per
+//! input ([`Job`], [`execute`]) and a page's own output file ([`filter_to_file`]).
 
 use std::collections::HashMap;
 use std::fs;
@@ -17,7 +17,7 @@ use mainline_training::methods::Method;
 
 use super::super::{Failure, display_name};
 use super::jsonl;
-use super::pages::{filter_one, filter_to_file, json_one, markdown_one, read_decoded};
+use super::pages::{Extractors, filter_one, read_decoded};
 use crate::walk::Found;
 
 /// How Markdown and JSON documents are written.
@@ -44,6 +44,7 @@ impl Render {
         // Without Markdown in the output, the lines' structure is not collected.
         let markdown = format.collects(self.markdown).structure;
         let mut o = o
+            .format(format)
             .links(self.links)
             .images(self.images)
             .markdown_in_json(markdown)
@@ -74,30 +75,6 @@ pub(super) enum Engine {
         method: Method,
         dot: Option<PathBuf>,
     },
-}
-
-/// Extractors between documents, reset ([`Extractor::reset`]): one for each thread that
-/// has needed one at the same time. Reusing one saves building it and growing its buffers
-/// again for every page.
-#[derive(Default)]
-pub(super) struct Extractors(std::sync::Mutex<Vec<Extractor>>);
-
-impl Extractors {
-    /// Runs `f` with an extractor kept, or else the one `make` makes (every extractor of
-    /// a run is made alike), which `f` leaves reset.
-    pub(super) fn with<T>(
-        &self,
-        make: impl FnOnce() -> Extractor,
-        f: impl FnOnce(&mut Extractor) -> T,
-    ) -> T {
-        let kept = self.0.lock().ok().and_then(|mut v| v.pop());
-        let mut ex = kept.unwrap_or_else(make);
-        let t = f(&mut ex);
-        if let Ok(mut v) = self.0.lock() {
-            v.push(ex);
-        }
-        t
-    }
 }
 
 /// What every job needs.
@@ -264,25 +241,14 @@ impl Engine {
         match self {
             Engine::Model {
                 scorer,
-                format: Format::Markdown,
-                render,
-                ..
-            } => markdown_one(path, scorer, render, template, out),
-            Engine::Model {
-                scorer,
-                format: Format::Json,
-                render,
-                ..
-            } => {
-                let options = render.options(scorer, Format::Json).site(template);
-                json_one(path, &options, out)
-            }
-            Engine::Model {
-                scorer,
                 format,
+                render,
                 extractors,
                 ..
-            } => filter_one(path, scorer, extractors, template, *format, out),
+            } => {
+                let options = render.options(scorer, *format).site(template);
+                filter_one(path, &options, extractors, out)
+            }
             Engine::Method { method, dot } => {
                 let (html, bytes) = read_decoded(path).map_err(Failure::Input)?;
                 let mut text = method
@@ -450,4 +416,34 @@ pub(super) fn dom_text(method: Method, html: &str) -> Result<(String, jsonl::Ext
     let mut text = method.try_extract(html).map_err(|e| e.to_string())?;
     text.truncate(text.trim_end_matches('\n').len());
     Ok((text, jsonl::Extra::new()))
+}
+
+/// Filters `path` into the file `target`. Writes into a temporary file beside the target
+/// ([`mainline_training::atomic`]: a random name, created exclusively) and renames it into place, so
+/// an interrupted run never leaves a half-written file under the final name (a power
+/// failure still may: nothing is synced to disk).
+///
+/// A failure to write the file (a full disk) fails this input, naming the file; the run
+/// goes on with the next inputs.
+pub(super) fn filter_to_file(path: &Path, target: &Path, engine: &Engine) -> Result<u64, Failure> {
+    let dir = target.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir)
+        .with_context(|| format!("creating output directory {}", dir.display()))
+        .map_err(Failure::Input)?;
+    let writing = || format!("writing {}", target.display());
+    let mut out = mainline_training::atomic::AtomicFile::create(target)
+        .with_context(writing)
+        .map_err(Failure::Input)?;
+    // NOTE: no fsync: the rename alone keeps a half-written file from appearing under the
+    // final name when the run is interrupted, and a sync per page cost more than the
+    // filtering itself (10.5 s instead of 4.5 s for the 1,296 wcxb-dev pages).
+    let bytes = match engine.page(path, &mut out) {
+        Ok(bytes) => bytes,
+        Err(Failure::Output(e)) => {
+            return Err(Failure::Input(anyhow::Error::new(e).context(writing())));
+        }
+        Err(e) => return Err(e),
+    };
+    out.commit().with_context(writing).map_err(Failure::Input)?;
+    Ok(bytes)
 }

@@ -34,7 +34,8 @@ use mainline_training::methods::Method;
 use super::{display_name, inputs_or_stdin};
 use crate::args::{InputFormat, parse_size};
 use crate::walk::{self, Found};
-use engine::{Engine, Extractors, Job, Outcome, Render, Shared, execute, page_jobs};
+use engine::{Engine, Job, Outcome, Render, Shared, execute, page_jobs};
+use pages::Extractors;
 
 /// Write the main content of HTML pages as text, one output line per kept line.
 ///
