@@ -39,7 +39,7 @@ pub fn is_gzip(data: &[u8]) -> bool {
 ///
 /// # Errors
 /// [`crate::Error::Gzip`] when the gzip data is corrupt or truncated; what `write` returns.
-pub(crate) fn feed_page(
+pub fn feed_page(
     data: &[u8],
     mut write: impl FnMut(&[u8]) -> crate::Result<()>,
 ) -> crate::Result<()> {

@@ -1,11 +1,11 @@
 //! One page through the extractor: the page arguments of Python calls, the extractors
 //! each thread keeps for its next pages, and library errors as Python exceptions.
 
-use std::io::{Cursor, ErrorKind, Read};
+use std::io::ErrorKind;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 
-use mainline::internals::input;
+use mainline::internals::gzip;
 use mainline::{Decision, Error, Extractor as Engine, Options, Scorer};
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyTypeError,
@@ -29,8 +29,9 @@ pub(crate) struct Page<'a> {
 
 /// Runs the extractor over one page, handing each decision to `each` in document order.
 ///
-/// Bytes go through the CLI's input path: gzip is recognised by its magic bytes (and
-/// concatenated members are read as one stream), the encoding is sniffed by the splitter.
+/// Bytes are read as [`mainline::Options::extract`] reads them: gzip is recognised by its
+/// magic bytes (concatenated members are one stream), the encoding is sniffed by the
+/// splitter.
 pub(crate) fn run(
     scorer: &Arc<dyn Scorer>,
     page: Page<'_>,
@@ -105,30 +106,23 @@ fn with_engine<T>(
     out
 }
 
-/// [`run`] on a given extractor, ready for a new document.
+/// [`run`] on a given extractor, ready for a new document. Bytes are read as
+/// [`mainline::Options::extract`] reads them ([`gzip::feed_page`]); the page goes to the
+/// extractor in pieces of [`PIECE`] bytes, its decisions taken after each.
 fn run_on(ex: &mut Engine, page: Page<'_>, each: &mut dyn FnMut(Decision)) -> mainline::Result<()> {
-    let mut feed = |ex: &mut Engine, bytes: &[u8]| -> mainline::Result<()> {
-        ex.write(bytes)?;
-        while let Some(d) = ex.next_decision() {
-            each(d);
+    let mut feed = |bytes: &[u8]| -> mainline::Result<()> {
+        for piece in bytes.chunks(PIECE) {
+            ex.write(piece)?;
+            while let Some(d) = ex.next_decision() {
+                each(d);
+            }
         }
         Ok(())
     };
-    if !page.decoded && input::is_gzip(page.bytes) {
-        let mut reader = input::wrap(Box::new(Cursor::new(page.bytes.to_vec())));
-        let mut buf = vec![0; PIECE];
-        loop {
-            match reader.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => feed(ex, &buf[..n])?,
-                Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                Err(e) => return Err(e.into()),
-            }
-        }
+    if page.decoded {
+        feed(page.bytes)?;
     } else {
-        for piece in page.bytes.chunks(PIECE) {
-            feed(ex, piece)?;
-        }
+        gzip::feed_page(page.bytes, &mut feed)?;
     }
     ex.end()?;
     while let Some(d) = ex.next_decision() {
