@@ -395,7 +395,6 @@ impl Document {
 
     /// The document of a page decoded before extraction: its encoding is the one the
     /// page was decoded from, not the UTF-8 of the text extraction read.
-    #[cfg(feature = "warc")]
     pub(crate) fn decoded_from(mut self, encoding: &'static encoding_rs::Encoding) -> Self {
         self.encoding = encoding.name();
         self

@@ -375,7 +375,6 @@ impl PyExtractor {
             spec: WarcSpec {
                 scorer: Arc::clone(&self.scorer),
                 options: self.options.clone(),
-                format: self.format,
                 html: HtmlOptions {
                     any_status,
                     max_payload,

@@ -19,7 +19,6 @@ use crate::pages::guarded;
 pub(crate) struct WarcSpec {
     pub(crate) scorer: Arc<dyn Scorer>,
     pub(crate) options: Options,
-    pub(crate) format: mainline::Format,
     pub(crate) html: HtmlOptions,
     pub(crate) threads: Option<usize>,
     pub(crate) pool: Option<Arc<rayon::ThreadPool>>,
@@ -94,12 +93,8 @@ impl WarcSpec {
         uri: Option<&str>,
     ) -> mainline::Result<(String, serde_json::Map<String, serde_json::Value>)> {
         guarded(|| {
-            if self.format == mainline::Format::Text {
-                let text = mainline::warc::extract_text(html, Arc::clone(&self.scorer))?;
-                return Ok((text, serde_json::Map::new()));
-            }
-            let doc = mainline::warc::document(html, self.options.clone(), uri)?;
-            let (text, mut fields) = mainline::output::json::record_fields(&doc, self.format);
+            let mut ex = mainline::Extractor::new(Arc::clone(&self.scorer));
+            let (text, mut fields) = html.page(uri).record(&self.options, &mut ex)?;
             fields.remove("url");
             Ok((text, fields))
         })

@@ -54,6 +54,7 @@ pub const PIECE: usize = 64 * 1024;
 /// A record's `html` string as it stands in the record: JSON text, escapes and all. Its
 /// text is decoded piece by piece as it is read ([`Html::pieces`]), so that a large record
 /// is not held a second time, decoded.
+#[derive(Debug)]
 pub struct Html<'a> {
     /// Between the quotes.
     json: &'a str,

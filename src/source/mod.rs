@@ -17,5 +17,8 @@
 
 pub mod jsonl;
 pub mod ordered;
+mod page;
 #[cfg(feature = "warc")]
 pub mod warc;
+
+pub use page::Page;

@@ -80,6 +80,29 @@ pub struct Html<'a> {
     pub cut: bool,
 }
 
+impl Html<'_> {
+    /// The page, read as every container's pages are ([`crate::source::Page`]): its
+    /// charset the HTTP header's, which comes after a byte order mark and before a
+    /// `<meta charset>`; its URL `url` (the record's target URI).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mainline::{Extractor, Threshold};
+    /// use mainline::warc::Html;
+    /// let mut ex = Extractor::new(Arc::new(Threshold(0.5)));
+    /// for (body, text) in [(&b"<p>caf\xe9</p>"[..], "café"), (b"<p>cr\xe8me</p>", "crème")] {
+    ///     let html = Html { status: 200, charset: Some(encoding_rs::WINDOWS_1252), body: body.into(), cut: false };
+    ///     assert_eq!(html.page(None).text(&mut ex)?, text);
+    /// }
+    /// # Ok::<(), mainline::Error>(())
+    /// ```
+    pub fn page<'p>(&'p self, url: Option<&'p str>) -> crate::source::Page<'p> {
+        crate::source::Page::bytes(&self.body)
+            .charset(self.charset)
+            .url(url)
+    }
+}
+
 impl Content<'_> {
     /// The same content, owning its page (to keep it after its record is gone).
     pub fn into_owned(self) -> Content<'static> {

@@ -59,14 +59,11 @@ mod source;
 
 use std::fmt;
 use std::io::Read;
-use std::sync::Arc;
 
 use encoding_rs::Encoding;
 
 pub use http::{Content, Html, HtmlOptions, Skip};
 use source::{Fault, Source};
-
-use crate::extract::{Extractor, Scorer};
 
 /// The default cap on a record's block and on a decoded payload: 16 MiB.
 pub const DEFAULT_MAX_PAYLOAD: usize = 16 * 1024 * 1024;
@@ -848,85 +845,6 @@ impl<R: Read> Iterator for Reader<R> {
             }
         }
     }
-}
-
-/// The text an extractor keeps from a page of a WARC file: the kept lines joined by `\n`.
-///
-/// The page is decoded as [`crate::lines::Splitter`] decodes any page, except that the
-/// HTTP header's charset (when it names an encoding) comes before a `<meta>` declaration:
-/// a byte order mark, then the HTTP charset, then `<meta charset>`, then detection.
-///
-/// # Errors
-/// As [`crate::lines::Splitter::write`] (a payload that starts like a binary format).
-pub fn extract_text(html: &Html<'_>, scorer: Arc<dyn Scorer>) -> crate::Result<String> {
-    kept_text(&mut Extractor::new(scorer), html)
-}
-
-/// [`extract_text`] with an extractor kept from page to page: the same text, without
-/// building a new extractor and growing its buffers again for every record
-/// ([`Extractor::reset`]). The extractor is reset afterwards; its transport encoding is the
-/// page's HTTP charset.
-///
-/// ```
-/// use std::sync::Arc;
-/// use mainline::{Extractor, Threshold};
-/// use mainline::warc::{kept_text, Html};
-/// let mut ex = Extractor::new(Arc::new(Threshold(0.5)));
-/// for (body, text) in [(&b"<p>caf\xe9</p>"[..], "café"), (b"<p>cr\xe8me</p>", "crème")] {
-///     let page = Html { status: 200, charset: Some(encoding_rs::WINDOWS_1252), body: body.into(), cut: false };
-///     assert_eq!(kept_text(&mut ex, &page)?, text);
-/// }
-/// # Ok::<(), mainline::Error>(())
-/// ```
-///
-/// # Errors
-/// As [`extract_text`].
-pub fn kept_text(ex: &mut Extractor, html: &Html<'_>) -> crate::Result<String> {
-    ex.set_transport_encoding(html.charset);
-    ex.kept_text(&html.body)
-}
-
-/// The page decoded to text, with the encoding chosen as [`extract_text`] chooses it: a
-/// byte order mark, then the HTTP header's charset, then `<meta charset>`, then detection.
-/// For the whole-document path ([`crate::Options::extract_str`]: Markdown, metadata).
-///
-/// ```
-/// use mainline::warc::{decode, Html};
-/// let page = Html { status: 200, charset: Some(encoding_rs::WINDOWS_1252), body: b"<p>caf\xe9</p>"[..].into(), cut: false };
-/// let (text, encoding) = decode(&page);
-/// assert_eq!((&*text, encoding.name()), ("<p>café</p>", "windows-1252"));
-/// ```
-pub fn decode<'a>(html: &'a Html<'_>) -> (std::borrow::Cow<'a, str>, &'static Encoding) {
-    let encoding = crate::input::sniff_with_transport(&html.body, true, html.charset).encoding;
-    (encoding.decode(&html.body).0, encoding)
-}
-
-/// The whole document of an HTML record ([`crate::Options::extract_str`]: Markdown,
-/// metadata): decoded as [`decode`] chooses, extracted at `url` when one is given (a
-/// record's `WARC-Target-URI`, which feeds the metadata's URL-date rule), its
-/// [`Document::encoding`](crate::Document::encoding) the one the page was decoded from.
-///
-/// ```
-/// use mainline::Options;
-/// use mainline::warc::{document, Html};
-/// let page = Html { status: 200, charset: Some(encoding_rs::WINDOWS_1252), body: b"<title>Caf\xe9</title><p>Caf\xe9 au lait, fresh every morning at the corner.</p>"[..].into(), cut: false };
-/// let doc = document(&page, Options::new(), Some("https://example.com/2024/05/01/cafe"))?;
-/// assert_eq!(doc.encoding(), "windows-1252");
-/// assert_eq!(doc.metadata().title.as_deref(), Some("Café"));
-/// assert_eq!(doc.metadata().published.as_deref(), Some("2024-05-01"));
-/// # Ok::<(), mainline::Error>(())
-/// ```
-pub fn document(
-    html: &Html<'_>,
-    options: crate::Options,
-    url: Option<&str>,
-) -> crate::Result<crate::Document> {
-    let (decoded, encoding) = decode(html);
-    let options = match url {
-        Some(url) => options.url(url),
-        None => options,
-    };
-    Ok(options.extract_str(&decoded)?.decoded_from(encoding))
 }
 
 /// Whether decompressed input starts like a WARC file (`WARC/1.`).

@@ -1,6 +1,8 @@
 use std::io::Write;
 
 use super::*;
+use crate::extract::{Extractor, Scorer};
+use std::sync::Arc;
 
 fn record(kind: &str, id: &str, block: &[u8]) -> Vec<u8> {
     let mut r = format!(
@@ -296,7 +298,12 @@ fn the_http_charset_comes_before_meta_but_after_a_bom() {
         panic!()
     };
     assert_eq!(h.charset, Some(encoding_rs::WINDOWS_1251));
-    assert_eq!(extract_text(&h, Arc::clone(&scorer)).unwrap(), "Привет");
+    assert_eq!(
+        h.page(None)
+            .text(&mut Extractor::new(Arc::clone(&scorer)))
+            .unwrap(),
+        "Привет"
+    );
     let bom = [&b"\xef\xbb\xbf"[..], "<p>Привет</p>".as_bytes()].concat();
     let data = response(
         "1",
@@ -307,7 +314,10 @@ fn the_http_charset_comes_before_meta_but_after_a_bom() {
     let Ok(Content::Html(h)) = r.html(&HtmlOptions::default()) else {
         panic!()
     };
-    assert_eq!(extract_text(&h, scorer).unwrap(), "Привет");
+    assert_eq!(
+        h.page(None).text(&mut Extractor::new(scorer)).unwrap(),
+        "Привет"
+    );
 }
 
 mod damage {

@@ -10,9 +10,9 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 
-use mainline::internals::extract::{Extractor, Scorer};
-use mainline::output::json::record_fields;
-use mainline::{Format, Options};
+use mainline::Scorer;
+use mainline::source::Page;
+use mainline::{Extractor, Format, Options};
 use mainline_training::methods::Method;
 
 use super::super::{Failure, display_name};
@@ -287,51 +287,15 @@ impl Engine {
             ),
             _ => None,
         };
-        match self {
-            Engine::Model {
-                scorer,
-                format: format @ (Format::Json | Format::Markdown),
-                render,
-                ..
-            } => {
-                let options = render.options(scorer, *format).site(template);
-                let url = if render.url.is_none() { uri } else { None };
-                let doc =
-                    mainline::warc::document(html, options, url).map_err(|e| e.to_string())?;
-                let (text, mut fields) = record_fields(&doc, *format);
-                fields.remove("url");
-                Ok((text, fields))
-            }
-            Engine::Model {
-                scorer, extractors, ..
-            } => extractors
-                .with(
-                    || Extractor::new(Arc::clone(scorer)),
-                    |ex| {
-                        ex.set_site(template);
-                        mainline::warc::kept_text(ex, html)
-                    },
-                )
-                .map(|text| (text, jsonl::Extra::new()))
-                .map_err(|e| e.to_string()),
-            Engine::Method { .. } => self.text(&mainline::warc::decode(html).0),
-        }
+        let (text, mut fields) = self.record(html.page(uri), template)?;
+        fields.remove("url");
+        Ok((text, fields))
     }
 
-    /// The text of a decoded document held in memory (the kept lines joined by `\n`),
-    /// and for --format json or markdown the other fields of its record.
-    pub(super) fn text(&self, html: &str) -> Result<(String, jsonl::Extra), String> {
-        if let Engine::Method { method, .. } = self {
-            return dom_text(*method, html);
-        }
-        self.text_of_pieces(html.len(), None, &mut |piece| {
-            html.as_bytes().chunks(jsonl::PIECE).try_for_each(piece)
-        })
-    }
-
-    /// The text of a JSON lines record's html, decoded piece by piece as it is read.
-    /// In site mode the record's site is the host of --url, else of its `url` field, else
-    /// of its canonical link, as the first pass took it ([`super::super::site::Learner`]).
+    /// The text of a JSON lines record's html, decoded piece by piece as it is read, and
+    /// for --format json or markdown the other fields of its record. In site mode the
+    /// record's site is the host of --url, else of its `url` field, else of its canonical
+    /// link, as the first pass took it ([`super::super::site::Learner`]).
     pub(super) fn record_text(
         &self,
         html: &jsonl::Html,
@@ -345,77 +309,45 @@ impl Engine {
             }
             _ => None,
         };
-        self.text_of_pieces(html.decoded_len(), template, &mut |piece| {
-            html.pieces(piece)
-        })
+        self.record(Page::json_string(html), template)
     }
 
-    /// [`Engine::text`] of a decoded document of `len` bytes that `feed` hands, in order,
-    /// to the function it is given.
-    pub(super) fn text_of_pieces(
+    /// The text of a page that a record holds, and the other fields of its record
+    /// ([`Page::record`]).
+    fn record(
         &self,
-        len: usize,
+        page: Page<'_>,
         template: Option<mainline::site::PageTemplate>,
-        feed: &mut dyn FnMut(&mut Sink) -> Result<(), String>,
     ) -> Result<(String, jsonl::Extra), String> {
         match self {
             Engine::Model {
                 scorer,
-                format: format @ (Format::Json | Format::Markdown),
+                format,
                 render,
+                extractors,
                 ..
             } => {
-                let options = render.options(scorer, *format).site(template);
-                let mut b = options.builder_str();
-                feed(&mut |piece| b.write(piece).map_err(|e| e.to_string()))?;
-                let doc = b.end().map_err(|e| e.to_string())?;
-                Ok(record_fields(&doc, *format))
-            }
-            Engine::Model { scorer, .. } => {
-                let mut ex = Extractor::new(Arc::clone(scorer));
-                ex.set_site(template);
-                let mut text = String::new();
-                let mut take = |ex: &mut Extractor| {
-                    while let Some(d) = ex.next_decision() {
-                        mainline::output::text::push_kept(&mut text, &d);
-                    }
-                };
-                // NOTE: the document is already decoded; a byte order mark makes the
-                // splitter read it as UTF-8 whatever a <meta> in it declares.
-                ex.write("\u{feff}".as_bytes()).map_err(|e| e.to_string())?;
-                // In pieces, taking the decisions after each, so that a large record's
-                // lines are not all held at once.
-                feed(&mut |piece| {
-                    ex.write(piece).map_err(|e| e.to_string())?;
-                    take(&mut ex);
-                    Ok(())
-                })?;
-                ex.end().map_err(|e| e.to_string())?;
-                take(&mut ex);
-                Ok((text, jsonl::Extra::new()))
+                let options = render.options(scorer, *format).site(template.clone());
+                extractors
+                    .with(
+                        || Extractor::new(Arc::clone(scorer)),
+                        |ex| {
+                            ex.set_site(template);
+                            page.record(&options, ex)
+                        },
+                    )
+                    .map_err(|e| e.to_string())
             }
             Engine::Method { method, .. } => {
                 // The comparison methods parse a page whole.
-                let mut html = Vec::with_capacity(len);
-                feed(&mut |piece| {
-                    html.extend_from_slice(piece);
-                    Ok(())
-                })?;
-                let html = String::from_utf8(html).map_err(|e| e.to_string())?;
-                dom_text(*method, &html)
+                let mut text = method
+                    .try_extract(&page.decode().0)
+                    .map_err(|e| e.to_string())?;
+                text.truncate(text.trim_end_matches('\n').len());
+                Ok((text, jsonl::Extra::new()))
             }
         }
     }
-}
-
-/// Takes the pieces of a document, in order.
-pub(super) type Sink<'a> = dyn FnMut(&[u8]) -> Result<(), String> + 'a;
-
-/// The text of a decoded document by a comparison method, without a final line end.
-pub(super) fn dom_text(method: Method, html: &str) -> Result<(String, jsonl::Extra), String> {
-    let mut text = method.try_extract(html).map_err(|e| e.to_string())?;
-    text.truncate(text.trim_end_matches('\n').len());
-    Ok((text, jsonl::Extra::new()))
 }
 
 /// Filters `path` into the file `target`. Writes into a temporary file beside the target

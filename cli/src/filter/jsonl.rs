@@ -17,7 +17,7 @@
 use std::io::{self, Write};
 
 use mainline::source::jsonl::{Fields, parse, url_of};
-pub use mainline::source::jsonl::{Html, Line, PIECE};
+pub use mainline::source::jsonl::{Html, Line};
 
 /// What a record came to (its output line is written by [`record`] or [`too_long`]).
 pub struct Record {
