@@ -1,8 +1,10 @@
 //! [`Format::Json`]: one JSON object per page, its metadata, text
 //! and counts.
 
-use super::Format;
-use crate::Document;
+use std::io::{self, Write};
+
+use super::{Format, Writer};
+use crate::{Decision, Document, Extractor, Options};
 
 /// The fields of a JSON object.
 pub type Fields = serde_json::Map<String, serde_json::Value>;
@@ -74,4 +76,33 @@ pub fn record_fields(doc: &Document, format: Format) -> (String, Fields) {
     }
     fields.remove("text");
     (doc.text().to_string(), fields)
+}
+
+/// Holds a page's lines, and writes its JSON object and a line end once it ends: first
+/// `source` when the page is named, then the fields of [`Document::to_json`].
+#[derive(Debug)]
+pub(crate) struct Json {
+    pub(crate) opts: Options,
+    pub(crate) source: Option<String>,
+    pub(crate) lines: Vec<Decision>,
+}
+
+impl Writer for Json {
+    fn line(&mut self, _: &mut Extractor, d: Decision, _: &mut dyn Write) -> io::Result<()> {
+        self.lines.push(d);
+        Ok(())
+    }
+
+    fn finish(&mut self, ex: &mut Extractor, out: &mut dyn Write) -> io::Result<()> {
+        let lines = std::mem::take(&mut self.lines);
+        let bytes = ex.splitter().input_bytes();
+        let doc = Document::assemble(ex, lines, self.opts.clone(), bytes);
+        let mut obj = Fields::new();
+        if let Some(name) = &self.source {
+            obj.insert("source".into(), name.as_str().into());
+        }
+        obj.extend(fields(&doc));
+        serde_json::to_writer(&mut *out, &obj)?;
+        out.write_all(b"\n")
+    }
 }

@@ -3,7 +3,8 @@
 
 use std::io::{self, Write};
 
-use crate::{Decision, Document, features};
+use super::Writer;
+use crate::{Decision, Document, Extractor, features};
 
 /// Writes one line's record, and a line end, into `out`; `doc` names the page.
 ///
@@ -49,4 +50,18 @@ pub(crate) fn render(doc: &Document) -> String {
         write_record(&mut out, name, d).expect("writing to memory does not fail");
     }
     String::from_utf8(out).expect("JSON is UTF-8")
+}
+
+/// Writes each line's record as it is decided, named `doc`.
+#[derive(Debug)]
+pub(crate) struct Lines {
+    pub(crate) doc: String,
+}
+
+impl Writer for Lines {
+    fn line(&mut self, ex: &mut Extractor, d: Decision, out: &mut dyn Write) -> io::Result<()> {
+        write_record(out, &self.doc, &d)?;
+        ex.recycle(d.line);
+        Ok(())
+    }
 }

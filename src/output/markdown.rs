@@ -1,8 +1,11 @@
 //! [`Format::Markdown`](super::Format::Markdown): the kept lines as GitHub-flavoured
 //! Markdown, rendered line by line as the lines are decided, after the page's headline.
 
+use std::io::{self, Write};
+
+use super::Writer;
 use crate::markdown::{self, Renderer, headline::Headline};
-use crate::{Document, Line, Metadata, Options};
+use crate::{Decision, Document, Extractor, Line, Metadata, Options};
 
 /// The Markdown of a page's kept lines, written as they come. The headline and the URL
 /// that links resolve against come from the metadata known when the first line is kept
@@ -70,4 +73,46 @@ pub(crate) fn render(doc: &Document) -> String {
     }
     s.finish(&mut out);
     out
+}
+
+/// Writes the Markdown of each kept line as it is decided (a table or a code block once it
+/// ends).
+#[derive(Debug)]
+pub(crate) struct Markdown {
+    stream: Stream,
+    /// What is rendered and not written yet.
+    md: String,
+}
+
+impl Markdown {
+    pub(crate) fn new(opts: &Options) -> Self {
+        Markdown {
+            stream: Stream::new(opts),
+            md: String::new(),
+        }
+    }
+}
+
+impl Writer for Markdown {
+    fn line(&mut self, ex: &mut Extractor, d: Decision, out: &mut dyn Write) -> io::Result<()> {
+        if d.keep {
+            if !self.stream.begun() {
+                // The head has been read: links resolve against its <base href>, and the
+                // headline is what has been read of the page by now.
+                self.stream.begin(ex.metadata().as_ref());
+            }
+            self.stream.push(&d.line, &mut self.md);
+            if !self.md.is_empty() {
+                out.write_all(self.md.as_bytes())?;
+                self.md.clear();
+            }
+        }
+        ex.recycle(d.line);
+        Ok(())
+    }
+
+    fn finish(&mut self, _: &mut Extractor, out: &mut dyn Write) -> io::Result<()> {
+        self.stream.finish(&mut self.md);
+        out.write_all(self.md.as_bytes())
+    }
 }

@@ -26,7 +26,23 @@ pub mod text;
 
 pub use sink::Sink;
 
-use crate::Document;
+use std::io::{self, Write};
+
+use crate::{Decision, Document, Extractor, Options};
+
+/// How one format writes a page as its lines are decided, behind a [`Sink`]: each format's
+/// file has one.
+pub(crate) trait Writer: std::fmt::Debug + Send {
+    /// Writes (or holds) a decided line, and gives its buffers back to `ex`
+    /// ([`Extractor::recycle`]) once done with it.
+    fn line(&mut self, ex: &mut Extractor, d: Decision, out: &mut dyn Write) -> io::Result<()>;
+
+    /// Writes what the format writes once the page has ended.
+    fn finish(&mut self, ex: &mut Extractor, out: &mut dyn Write) -> io::Result<()> {
+        let _ = (ex, out);
+        Ok(())
+    }
+}
 
 /// How a document is written ([`crate::Document::output`], `mainline filter --format`):
 /// each is rendered by its module, [`text`], [`markdown`], [`json`] and [`lines`].
@@ -103,6 +119,23 @@ impl Format {
     /// Whether a JSON document in this format holds the Markdown.
     pub(crate) fn markdown_in_json(self, asked: bool) -> bool {
         asked || self == Format::Markdown
+    }
+
+    /// The writer of one page in this format, with `opts`; `name` names the page (see
+    /// [`Sink::new`]).
+    pub(crate) fn writer(self, opts: &Options, name: Option<&str>) -> Box<dyn Writer> {
+        match self {
+            Format::Text => Box::new(text::Text),
+            Format::Markdown => Box::new(markdown::Markdown::new(opts)),
+            Format::Json => Box::new(json::Json {
+                opts: opts.clone(),
+                source: name.map(str::to_string),
+                lines: Vec::new(),
+            }),
+            Format::Lines => Box::new(lines::Lines {
+                doc: name.or(opts.url.as_deref()).unwrap_or("").to_string(),
+            }),
+        }
     }
 
     /// `doc` written in this format.

@@ -2,8 +2,8 @@
 
 use std::io::{self, Write};
 
-use super::{Format, markdown::Stream};
-use crate::{Decision, Document, Extractor, Options};
+use super::{Format, Writer};
+use crate::{Extractor, Options};
 
 /// Writes a page in the [`Options`]' format while its lines are decided: the bytes of
 /// [`Document::output`] (a JSON object followed by a line end), from an [`Extractor`] fed
@@ -38,18 +38,7 @@ use crate::{Decision, Document, Extractor, Options};
 #[derive(Debug)]
 pub struct Sink {
     opts: Options,
-    /// The page's name: the `doc` of its line records, the `source` of its JSON object.
-    name: Option<String>,
-    state: State,
-}
-
-/// What each format holds between lines.
-#[derive(Debug)]
-enum State {
-    Text,
-    Markdown(Box<Stream>, String),
-    Json(Vec<Decision>),
-    Lines,
+    writer: Box<dyn Writer>,
 }
 
 impl Sink {
@@ -58,29 +47,25 @@ impl Sink {
     /// the options, else `""`) and a first field `source` of the JSON object
     /// ([`Format::Json`]; none without a name).
     pub fn new(opts: &Options, name: Option<&str>) -> Sink {
-        let state = match opts.format {
-            Format::Text => State::Text,
-            Format::Markdown => State::Markdown(Box::new(Stream::new(opts)), String::new()),
-            Format::Json => State::Json(Vec::new()),
-            Format::Lines => State::Lines,
-        };
         Sink {
+            writer: opts.format.writer(opts, name),
             opts: opts.clone(),
-            name: name.map(str::to_string),
-            state,
         }
     }
 
     /// An extractor that collects what this sink's format needs, with the options' scorer
     /// and site template.
     pub fn extractor(&self) -> Extractor {
-        let mut collect = self.opts.format.collects(self.markdown_in_json());
-        if self.opts.format == Format::Markdown {
+        let opts = &self.opts;
+        let mut collect = opts
+            .format
+            .collects(opts.format.markdown_in_json(opts.markdown_in_json));
+        if opts.format == Format::Markdown {
             // Markdown reads the metadata for its headline and for the <base href> of
             // links and images alone.
-            collect.metadata = !self.opts.no_headline || self.opts.links || self.opts.images;
+            collect.metadata = !opts.no_headline || opts.links || opts.images;
         }
-        self.opts.extractor(collect)
+        opts.extractor(collect)
     }
 
     /// Readies an extractor kept from an earlier page of the same options (reset, and
@@ -89,52 +74,14 @@ impl Sink {
         ex.set_site(self.opts.site.clone());
     }
 
-    fn markdown_in_json(&self) -> bool {
-        self.opts
-            .format
-            .markdown_in_json(self.opts.markdown_in_json)
-    }
-
     /// Writes the lines `ex` has decided into `out` (for JSON, holds them), and gives back
     /// to `ex` the buffers of those written.
     ///
     /// # Errors
     /// When writing to `out` fails.
     pub fn take(&mut self, ex: &mut Extractor, out: &mut dyn Write) -> io::Result<()> {
-        match &mut self.state {
-            State::Text => {
-                while let Some(d) = ex.next_decision() {
-                    if d.keep {
-                        out.write_all(d.line.text.as_bytes())?;
-                        out.write_all(b"\n")?;
-                    }
-                    ex.recycle(d.line);
-                }
-            }
-            State::Lines => {
-                let name = self.name.as_deref();
-                let name = name.or(self.opts.url.as_deref()).unwrap_or("");
-                while let Some(d) = ex.next_decision() {
-                    super::lines::write_record(out, name, &d)?;
-                    ex.recycle(d.line);
-                }
-            }
-            State::Markdown(stream, md) => {
-                while let Some(d) = ex.next_decision() {
-                    if d.keep {
-                        if !stream.begun() {
-                            // The head has been read: links resolve against its <base
-                            // href>, and the headline is what has been read of the page.
-                            stream.begin(ex.metadata().as_ref());
-                        }
-                        stream.push(&d.line, md);
-                    }
-                    ex.recycle(d.line);
-                }
-                out.write_all(md.as_bytes())?;
-                md.clear();
-            }
-            State::Json(lines) => lines.extend(std::iter::from_fn(|| ex.next_decision())),
+        while let Some(d) = ex.next_decision() {
+            self.writer.line(ex, d, out)?;
         }
         Ok(())
     }
@@ -147,25 +94,7 @@ impl Sink {
     /// When writing to `out` fails.
     pub fn finish(mut self, ex: &mut Extractor, out: &mut dyn Write) -> io::Result<()> {
         self.take(ex, out)?;
-        match &mut self.state {
-            State::Text | State::Lines => Ok(()),
-            State::Markdown(stream, md) => {
-                stream.finish(md);
-                out.write_all(md.as_bytes())
-            }
-            State::Json(lines) => {
-                let lines = std::mem::take(lines);
-                let bytes = ex.splitter().input_bytes();
-                let doc = Document::assemble(ex, lines, self.opts.clone(), bytes);
-                let mut obj = super::json::Fields::new();
-                if let Some(name) = &self.name {
-                    obj.insert("source".into(), name.as_str().into());
-                }
-                obj.extend(super::json::fields(&doc));
-                serde_json::to_writer(&mut *out, &obj)?;
-                out.write_all(b"\n")
-            }
-        }
+        self.writer.finish(ex, out)
     }
 }
 

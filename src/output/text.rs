@@ -1,6 +1,9 @@
 //! [`Format::Text`](super::Format::Text): the kept lines, joined by `\n`.
 
-use crate::{Decision, Document};
+use std::io::{self, Write};
+
+use super::Writer;
+use crate::{Decision, Document, Extractor};
 
 /// Adds a decided line to a page's text: when kept, its text, after a `\n` if the text
 /// has a line already. Every way of taking a page's text joins its lines with this.
@@ -31,5 +34,20 @@ pub(crate) fn render(doc: &Document) -> String {
         String::new()
     } else {
         format!("{text}\n")
+    }
+}
+
+/// Writes each kept line and its line end as it is decided.
+#[derive(Debug)]
+pub(crate) struct Text;
+
+impl Writer for Text {
+    fn line(&mut self, ex: &mut Extractor, d: Decision, out: &mut dyn Write) -> io::Result<()> {
+        if d.keep {
+            out.write_all(d.line.text.as_bytes())?;
+            out.write_all(b"\n")?;
+        }
+        ex.recycle(d.line);
+        Ok(())
     }
 }
