@@ -14,7 +14,7 @@
 //!
 //! # Data flow
 //! The input (transcoded to UTF-8 first when it is UTF-16 or ISO-2022-JP) goes through the
-//! tokenizer (`tokenizer/`, its type `Guard`), which follows `lol_html`'s lexer state by
+//! tokenizer (`tokenizer/`, its type `Tokenizer`), which follows `lol_html`'s lexer state by
 //! state, with its tree-builder feedback, and reports what that tokenizer would report to
 //! an element handler on `"*"`, a document text handler and the end-tag handlers: start
 //! tags (name and attribute ranges, duplicates included, and whether the element can have

@@ -6,7 +6,7 @@ use encoding_rs::{Decoder, Encoding};
 
 use super::line::Line;
 use super::state::State;
-use super::tokenizer::{Guard, Limits};
+use super::tokenizer::{Limits, Tokenizer};
 #[cfg(doc)]
 use super::{MAX_ATTRIBUTES, MAX_OPEN_ELEMENTS, MAX_TAG_BYTES, Structure};
 use crate::input::{self, DETECT_BYTES, EncodingSource, PRESCAN_BYTES, Sniffed, Utf8Evidence};
@@ -19,7 +19,7 @@ enum Stage {
         /// For encodings that are not ASCII-compatible (UTF-16, ISO-2022-JP): decoder to
         /// UTF-8.
         transcoder: Option<Decoder>,
-        guard: Box<Guard>,
+        guard: Box<Tokenizer>,
     },
     Ended,
     Failed,
@@ -47,7 +47,7 @@ pub struct Splitter {
     given: Option<&'static Encoding>,
     /// The guard of the last document, kept for the room of its buffers
     /// ([`Splitter::reuse`]).
-    spare: Option<Box<Guard>>,
+    spare: Option<Box<Tokenizer>>,
 }
 
 impl Default for Splitter {
@@ -400,7 +400,7 @@ impl Splitter {
                 guard.reset(self.limits);
                 guard
             }
-            None => Box::new(Guard::new(self.limits)),
+            None => Box::new(Tokenizer::new(self.limits)),
         };
         self.stage = Stage::Running { transcoder, guard };
         self.feed(head);
@@ -451,7 +451,7 @@ impl Splitter {
     /// empty).
     fn events(
         state: &mut State,
-        guard: &mut Guard,
+        guard: &mut Tokenizer,
         out: &mut Vec<u8>,
         out_start: &mut u64,
         unchanged: Option<&[u8]>,

@@ -1,7 +1,7 @@
 //! Limits and cuts: the guard byte by byte once a construct reaches a limit, holding,
 //! closing and filling it so that the tokenizer's memory stays bounded.
 
-use super::Guard;
+use super::Tokenizer;
 use super::lexer::{St, Tok, is_ws};
 use super::names::{TextMode, hash, tag, text_adjustment};
 use super::pieces::Piece;
@@ -27,7 +27,7 @@ pub(super) enum Mode {
     Peek { tag: bool },
 }
 
-impl Guard {
+impl Tokenizer {
     /// Copies a run of bytes that cannot change anything, if the state allows; returns how
     /// many bytes it took (0: go byte by byte).
     /// In fill mode, a run of bytes that does not end the real construct: spaces for all

@@ -1,11 +1,11 @@
 //! The fast path: runs of bytes that pass unchanged and change no decision, taken in bulk
 //! rather than byte by byte.
 
-use super::Guard;
+use super::Tokenizer;
 use super::lexer::{St, is_ws};
 use super::names::TextMode;
 
-impl Guard {
+impl Tokenizer {
     /// Gives the tokenizer view the bytes that pass unchanged, up to the first one that
     /// needs a decision; returns how many it took.
     pub(super) fn run(&mut self, input: &[u8]) -> usize {
@@ -62,7 +62,7 @@ impl Guard {
     /// byte).
     ///
     /// The same transitions as [`Tok::arms`] for these states, without the per-byte
-    /// overhead of [`Guard::run`]: its checks cannot fire inside the run (the held bytes
+    /// overhead of [`Tokenizer::run`]: its checks cannot fire inside the run (the held bytes
     /// stop short of the limit, the tag stops after the attribute that passes the limit,
     /// and the open-element stack does not change before the tag is emitted).
     // NOTE: tags are most of what the guard reads byte by byte; taking them here roughly
@@ -332,7 +332,7 @@ impl Guard {
         n
     }
 
-    /// [`Guard::bulk_pass`] inside a tag, comment or escaped script.
+    /// [`Tokenizer::bulk_pass`] inside a tag, comment or escaped script.
     fn bulk_construct(&mut self, input: &[u8]) -> usize {
         let v = &self.view;
         if v.plen > 0 {

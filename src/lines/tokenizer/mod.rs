@@ -121,7 +121,7 @@ fn reuse<T>(fresh: &mut Vec<T>, old: &mut Vec<T>) {
 
 /// The guard for one document. See the [module docs](self).
 #[derive(Debug)]
-pub(crate) struct Guard {
+pub(crate) struct Tokenizer {
     limits: Limits,
     view: Tok,
     tree: Tree,
@@ -155,9 +155,9 @@ pub(crate) struct Guard {
     max_peek: usize,
 }
 
-impl Guard {
+impl Tokenizer {
     pub(crate) fn new(limits: Limits) -> Self {
-        Guard {
+        Tokenizer {
             limits,
             view: Tok::new(),
             tree: Tree::new(),
@@ -187,7 +187,7 @@ impl Guard {
     /// A guard for a new document with `limits`, with the buffers of `self` (emptied): their
     /// room is kept from document to document.
     pub(crate) fn reset(&mut self, limits: Limits) {
-        let mut fresh = Guard::new(limits);
+        let mut fresh = Tokenizer::new(limits);
         fresh.tree.reuse(&mut self.tree);
         reuse(&mut fresh.view.attrs, &mut self.view.attrs);
         reuse(&mut fresh.orig.attrs, &mut self.orig.attrs);
@@ -196,7 +196,7 @@ impl Guard {
     }
 
     /// Processes the next input bytes: appends what the tokenizer is to see to `out` and
-    /// what it reads to the events (see [`Guard::events`]).
+    /// what it reads to the events (see [`Tokenizer::events`]).
     ///
     /// When `out` is empty and the tokenizer is to see `input` unchanged, `out` is left
     /// empty; returns whether `out` holds the output.
@@ -243,12 +243,12 @@ impl Guard {
         copied
     }
 
-    /// What the tokenizer has read so far, in order (taken by [`Guard::clear_events`]).
+    /// What the tokenizer has read so far, in order (taken by [`Tokenizer::clear_events`]).
     pub(crate) fn events(&self) -> &[Piece] {
         &self.tree.events
     }
 
-    /// The attributes of the start tags among [`Guard::events`].
+    /// The attributes of the start tags among [`Tokenizer::events`].
     pub(crate) fn attributes(&self) -> &[AttrSpan] {
         &self.tree.attrs
     }

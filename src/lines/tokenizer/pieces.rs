@@ -34,7 +34,7 @@ pub(crate) struct StartTag {
     pub end: u64,
     /// Length of the name, in bytes.
     pub name_len: usize,
-    /// Its attributes, in order (duplicates included): a range of [`Guard::attributes`].
+    /// Its attributes, in order (duplicates included): a range of [`Tokenizer::attributes`].
     pub attrs: std::ops::Range<usize>,
     /// The element can have content (it goes on the open-element stack).
     pub content: bool,

@@ -11,7 +11,7 @@
 //! there, and the held bytes are read as markup. The decision depends on the bytes alone,
 //! never on how they are cut into pieces, and no more than the window is ever held.
 
-use super::Guard;
+use super::Tokenizer;
 use super::cuts::Mode;
 use super::lexer::{St, is_ws};
 use super::names::{TextMode, tag};
@@ -60,7 +60,7 @@ fn closes(element: &[u8], name: &[u8], end: bool) -> bool {
     }
 }
 
-impl Guard {
+impl Tokenizer {
     /// Whether a `<` read next at `pos` in pass mode starts a hold (see the
     /// [module docs](self)).
     #[inline]

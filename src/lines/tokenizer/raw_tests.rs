@@ -1,5 +1,5 @@
 use super::super::tests::{AS_LOL_HTML, fragment, guarded};
-use super::super::{Guard, Limits, Piece, TextKind};
+use super::super::{Limits, Piece, TextKind, Tokenizer};
 use super::{LONGEST_NAME, RAW_TEXT_WINDOW};
 
 /// The data text the guard reports, in order.
@@ -42,7 +42,7 @@ fn merged(pieces: Vec<Piece>) -> Vec<Piece> {
     out
 }
 
-fn guarded_merged(html: &str, limits: Limits, chunk: usize) -> (Guard, Vec<u8>, Vec<Piece>) {
+fn guarded_merged(html: &str, limits: Limits, chunk: usize) -> (Tokenizer, Vec<u8>, Vec<Piece>) {
     let (g, out, pieces) = guarded(html.as_bytes(), limits, chunk);
     (g, out, merged(pieces))
 }

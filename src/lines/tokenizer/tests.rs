@@ -19,7 +19,7 @@ pub(super) const AS_LOL_HTML: Limits = Limits {
 };
 
 fn run(input: &[u8], chunk: usize) -> (Vec<u8>, Vec<Piece>) {
-    let mut g = Guard::new(Limits::default());
+    let mut g = Tokenizer::new(Limits::default());
     let mut out = Vec::new();
     let mut pieces = Vec::new();
     for piece in input.chunks(chunk.max(1)) {
@@ -195,10 +195,10 @@ fn guarded_all(
     html: &[u8],
     limits: Limits,
     chunk: usize,
-) -> (Guard, Vec<u8>, Vec<Piece>, Vec<AttrSpan>) {
-    let mut g = Guard::new(limits);
+) -> (Tokenizer, Vec<u8>, Vec<Piece>, Vec<AttrSpan>) {
+    let mut g = Tokenizer::new(limits);
     let (mut out, mut pieces, mut attrs) = (Vec::new(), Vec::new(), Vec::new());
-    let mut take = |g: &mut Guard| {
+    let mut take = |g: &mut Tokenizer| {
         for p in g.events() {
             pieces.push(match p {
                 Piece::Start(t) => {
@@ -225,7 +225,11 @@ fn guarded_all(
     (g, out, pieces, attrs)
 }
 
-pub(super) fn guarded(html: &[u8], limits: Limits, chunk: usize) -> (Guard, Vec<u8>, Vec<Piece>) {
+pub(super) fn guarded(
+    html: &[u8],
+    limits: Limits,
+    chunk: usize,
+) -> (Tokenizer, Vec<u8>, Vec<Piece>) {
     let (g, out, pieces, _) = guarded_all(html, limits, chunk);
     (g, out, pieces)
 }
@@ -323,7 +327,10 @@ fn guard_tokens(html: &[u8], chunk: usize) -> Vec<Token> {
 
 /// Checks the guard's idea of the tokenizer against what `lol_html` reports for the
 /// guard's output.
-fn check_trace(g: &Guard, out: &[u8]) -> Result<LolTrace, proptest::test_runner::TestCaseError> {
+fn check_trace(
+    g: &Tokenizer,
+    out: &[u8],
+) -> Result<LolTrace, proptest::test_runner::TestCaseError> {
     let lol = lol_html_trace(out);
     let ours: Vec<u64> = g.trace.0.iter().filter(|t| !t.1).map(|t| t.0).collect();
     let text = String::from_utf8_lossy(out);
