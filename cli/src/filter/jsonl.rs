@@ -137,20 +137,8 @@ fn write_str(out: &mut dyn Write, s: &str) -> io::Result<()> {
 mod tests {
     use super::*;
 
-    /// The decoded text of a record's html.
-    fn decoded(html: &Html) -> String {
-        let mut text = Vec::new();
-        html.pieces(|p| {
-            text.extend_from_slice(p);
-            Ok::<(), ()>(())
-        })
-        .unwrap();
-        assert_eq!(text.len(), html.decoded_len());
-        String::from_utf8(text).unwrap()
-    }
-
     fn upper(html: &Html) -> Result<(String, Extra), String> {
-        let html = decoded(html);
+        let html = String::from_utf8(html.decoded()).unwrap();
         if html.is_empty() {
             Err("nothing".into())
         } else {
