@@ -279,7 +279,7 @@ enum FilterMethod {
     /// The streaming filter with the fixed density rule.
     Threshold,
     /// A whole-document comparison method.
-    Dom(Method),
+    Comparison(Method),
 }
 
 fn parse_method(s: &str) -> Result<FilterMethod, String> {
@@ -297,7 +297,7 @@ fn parse_method(s: &str) -> Result<FilterMethod, String> {
         )),
         _ => s
             .parse()
-            .map(FilterMethod::Dom)
+            .map(FilterMethod::Comparison)
             .map_err(|_| format!("unknown method {s:?}; use {}", names())),
     }
 }
@@ -313,17 +313,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
             args.model.is_none(),
             "--model names a model; --method threshold uses the density rule"
         ),
-        Some(FilterMethod::Dom(method)) => usage_ensure!(
+        Some(FilterMethod::Comparison(method)) => usage_ensure!(
             args.model.is_none() && args.threshold.is_none(),
             "--model and --threshold apply to the streaming filter; --method {method} is another algorithm"
         ),
         None => {}
     }
     usage_ensure!(
-        args.dot.is_none() || matches!(args.method, Some(FilterMethod::Dom(_))),
+        args.dot.is_none() || matches!(args.method, Some(FilterMethod::Comparison(_))),
         "--dot draws the tree of most-linked; use it with --method most-linked"
     );
-    if let Some(FilterMethod::Dom(method)) = args.method {
+    if let Some(FilterMethod::Comparison(method)) = args.method {
         usage_ensure!(
             args.format == Format::Text,
             "--format {} needs the streaming filter's lines; --method {method} writes text only \
@@ -371,7 +371,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         _ => args.threshold,
     };
     let mut engine = match args.method {
-        Some(FilterMethod::Dom(method)) => Engine::Method {
+        Some(FilterMethod::Comparison(method)) => Engine::Method {
             method,
             dot: args.dot.clone(),
         },
