@@ -436,7 +436,7 @@ impl Document {
     /// `modified`, `site_name`, `description`, `language`, `image`, `page_types`, `text`,
     /// `markdown` (with [`Options::markdown_in_json`] or [`Format::Markdown`]),
     /// `kept_lines`, `total_lines`, `encoding` and `confidence` (see
-    /// [`Document::confidence`]). Absent values are `null`.
+    /// [`Document::confidence`]), in that order. Absent values are `null`.
     ///
     /// ```
     /// let opts = mainline::Options::new().threshold(0.5);

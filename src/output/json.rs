@@ -106,3 +106,18 @@ impl Writer for Json {
         out.write_all(b"\n")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_documents_fields_keep_their_order() {
+        let doc = crate::Options::new()
+            .threshold(0.5)
+            .extract_str("<title>Tides</title><p>The tide comes in twice a day.</p>")
+            .unwrap();
+        let json = doc.to_json().to_string();
+        let at = |key: &str| json.find(&format!("\"{key}\":")).unwrap();
+        let keys = ["url", "title", "author", "published", "text", "kept_lines", "encoding"];
+        assert!(keys.windows(2).all(|k| at(k[0]) < at(k[1])), "{json}");
+    }
+}
