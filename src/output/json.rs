@@ -117,7 +117,15 @@ mod tests {
             .unwrap();
         let json = doc.to_json().to_string();
         let at = |key: &str| json.find(&format!("\"{key}\":")).unwrap();
-        let keys = ["url", "title", "author", "published", "text", "kept_lines", "encoding"];
+        let keys = [
+            "url",
+            "title",
+            "author",
+            "published",
+            "text",
+            "kept_lines",
+            "encoding",
+        ];
         assert!(keys.windows(2).all(|k| at(k[0]) < at(k[1])), "{json}");
     }
 }

@@ -6,7 +6,7 @@ use super::{Format, Writer};
 use crate::{Extractor, Options};
 
 /// Writes a page in the [`Options`]' format while its lines are decided: the bytes of
-/// [`Document::output`] (a JSON object followed by a line end), from an [`Extractor`] fed
+/// [`Document::output`](crate::Document::output) (a JSON object followed by a line end), from an [`Extractor`] fed
 /// in pieces. Text, Markdown and the lines'
 /// records are written as each line is decided, so that memory holds only the lines the
 /// extractor has not decided; a JSON object needs the whole page, so its lines are held
