@@ -24,7 +24,7 @@
 //! `encoding_rs`, from the document's encoding, which a `<meta charset>` in the head switches
 //! when the encoding was only guessed from ASCII bytes); it decodes text nodes as `lol_html`'s text decoder does
 //! (replacement characters, characters split between pieces) and then character
-//! references. `lol_html` itself is no longer run on the input: the guard's tests check it
+//! references. `lol_html` itself is no longer run on the input: the tokenizer's tests check it
 //! against `lol_html`'s own reports, token for token.
 //!
 //! ```

@@ -1,5 +1,5 @@
 //! The splitter itself: it holds the first bytes back until the encoding is chosen,
-//! transcodes inputs that are not ASCII-compatible, feeds the guard in bounded pieces and
+//! transcodes inputs that are not ASCII-compatible, feeds the tokenizer in bounded pieces and
 //! hands its reports to the [`State`], forgetting the bytes no later report refers to.
 
 use encoding_rs::{Decoder, Encoding};
@@ -19,7 +19,7 @@ enum Stage {
         /// For encodings that are not ASCII-compatible (UTF-16, ISO-2022-JP): decoder to
         /// UTF-8.
         transcoder: Option<Decoder>,
-        guard: Box<Tokenizer>,
+        tokenizer: Box<Tokenizer>,
     },
     Ended,
     Failed,
@@ -39,13 +39,13 @@ pub struct Splitter {
     transport: Option<&'static encoding_rs::Encoding>,
     trailing: u64,
     limits: Limits,
-    /// The guard's output from offset `out_start` on: what later events may still refer to
+    /// The tokenizer's output from offset `out_start` on: what later events may still refer to
     /// and the bytes of the last piece.
     out: Vec<u8>,
     out_start: u64,
     /// An encoding given by the caller ([`Splitter::with_encoding`]).
     given: Option<&'static Encoding>,
-    /// The guard of the last document, kept for the room of its buffers
+    /// The tokenizer of the last document, kept for the room of its buffers
     /// ([`Splitter::reuse`]).
     spare: Option<Box<Tokenizer>>,
 }
@@ -84,14 +84,14 @@ impl Splitter {
         }
     }
 
-    /// Takes over the buffers of `old` (the line queue, the element stacks, the guard's
+    /// Takes over the buffers of `old` (the line queue, the element stacks, the tokenizer's
     /// event lists, the output buffer), emptied: for a splitter that starts a new document
     /// with the room the last one's have grown to. Settings and everything else stay as
     /// they are in `self`.
     pub(crate) fn reuse(&mut self, old: &mut Splitter) {
         self.state.reuse(&mut old.state);
         self.spare = match std::mem::replace(&mut old.stage, Stage::Failed) {
-            Stage::Running { guard, .. } => Some(guard),
+            Stage::Running { tokenizer, .. } => Some(tokenizer),
             _ => old.spare.take(),
         };
         old.out.clear();
@@ -181,20 +181,20 @@ impl Splitter {
         match std::mem::replace(&mut self.stage, Stage::Failed) {
             Stage::Running {
                 transcoder,
-                mut guard,
+                mut tokenizer,
             } => {
                 let mut bytes = Vec::new();
                 if let Some(mut decoder) = transcoder {
                     transcode(&mut decoder, &[], true, &mut bytes);
                     self.fed += bytes.len() as u64;
                 }
-                if !guard.scan(&bytes, &mut self.out) {
+                if !tokenizer.scan(&bytes, &mut self.out) {
                     self.out.extend_from_slice(&bytes);
                 }
-                guard.finish(&mut self.out);
+                tokenizer.finish(&mut self.out);
                 Self::events(
                     &mut self.state,
-                    &mut guard,
+                    &mut tokenizer,
                     &mut self.out,
                     &mut self.out_start,
                     None,
@@ -203,7 +203,7 @@ impl Splitter {
                 st.finish(self.fed);
                 self.trailing = self.fed - st.lines.line_start;
                 self.stage = Stage::Ended;
-                self.spare = Some(guard);
+                self.spare = Some(tokenizer);
                 Ok(())
             }
             Stage::Ended => {
@@ -395,20 +395,27 @@ impl Splitter {
                 && input::utf8_evidence(head, complete) == Utf8Evidence::MultiByte);
         st.utf8 = transcoder.is_some() || sniffed.encoding == encoding_rs::UTF_8;
         st.encoding = Some(encoding);
-        let guard = match self.spare.take() {
-            Some(mut guard) => {
-                guard.reset(self.limits);
-                guard
+        let tokenizer = match self.spare.take() {
+            Some(mut tokenizer) => {
+                tokenizer.reset(self.limits);
+                tokenizer
             }
             None => Box::new(Tokenizer::new(self.limits)),
         };
-        self.stage = Stage::Running { transcoder, guard };
+        self.stage = Stage::Running {
+            transcoder,
+            tokenizer,
+        };
         self.feed(head);
         Ok(())
     }
 
     fn feed(&mut self, bytes: &[u8]) {
-        let Stage::Running { transcoder, guard } = &mut self.stage else {
+        let Stage::Running {
+            transcoder,
+            tokenizer,
+        } = &mut self.stage
+        else {
             unreachable!("feed is only called while running");
         };
         let mut transcoded = Vec::new();
@@ -422,8 +429,8 @@ impl Splitter {
         };
         self.fed += bytes.len() as u64;
         // NOTE: pieces of at most FEED_BYTES, so that the bytes kept between pieces (at most
-        // a start tag, which the guard keeps within MAX_TAG_BYTES), those of one piece and
-        // its events stay bounded. While bytes are kept, the guard's output is copied after
+        // a start tag, which the tokenizer keeps within MAX_TAG_BYTES), those of one piece and
+        // its events stay bounded. While bytes are kept, the tokenizer's output is copied after
         // them: short pieces then, until the tag ends and pieces can be read in place.
         let mut rest = bytes;
         while !rest.is_empty() {
@@ -434,11 +441,11 @@ impl Splitter {
             };
             let (piece, tail) = rest.split_at(size.min(rest.len()));
             rest = tail;
-            let copied = guard.scan(piece, &mut self.out);
+            let copied = tokenizer.scan(piece, &mut self.out);
             let unchanged = (!copied).then_some(piece);
             Self::events(
                 &mut self.state,
-                guard,
+                tokenizer,
                 &mut self.out,
                 &mut self.out_start,
                 unchanged,
@@ -446,25 +453,30 @@ impl Splitter {
         }
     }
 
-    /// Applies the guard's events and forgets the bytes no later event refers to. The
-    /// guard's output is `out` from offset `out_start` on, or `unchanged` (then `out` is
+    /// Applies the tokenizer's events and forgets the bytes no later event refers to. The
+    /// tokenizer's output is `out` from offset `out_start` on, or `unchanged` (then `out` is
     /// empty).
     fn events(
         state: &mut State,
-        guard: &mut Tokenizer,
+        tokenizer: &mut Tokenizer,
         out: &mut Vec<u8>,
         out_start: &mut u64,
         unchanged: Option<&[u8]>,
     ) {
         let bytes = unchanged.unwrap_or(out);
-        state.apply(guard.events(), guard.attributes(), bytes, *out_start);
+        state.apply(
+            tokenizer.events(),
+            tokenizer.attributes(),
+            bytes,
+            *out_start,
+        );
         if let Some(m) = state.lines.meta.as_deref_mut() {
             if m.capture_next().is_some() {
                 m.bytes(bytes, *out_start);
             }
         }
-        guard.clear_events();
-        let keep = guard.keep_from().max(*out_start);
+        tokenizer.clear_events();
+        let keep = tokenizer.keep_from().max(*out_start);
         let drop = usize::try_from(keep - *out_start)
             .unwrap_or(usize::MAX)
             .min(bytes.len());
@@ -513,7 +525,7 @@ const SPARE_LINES: usize = 4096;
 /// Longest text buffer of a line given back that is kept, in bytes.
 const SPARE_TEXT_BYTES: usize = 1024;
 
-/// The most bytes given to the guard in one go.
+/// The most bytes given to the tokenizer in one go.
 const FEED_BYTES: usize = 16 * 1024;
 
 /// The same while the bytes of a start tag are kept from the previous piece.

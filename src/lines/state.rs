@@ -1,4 +1,4 @@
-//! The splitter's state, and the dispatch of what the tokenizer reports (the guard's
+//! The splitter's state, and the dispatch of what the tokenizer reports (the tokenizer's
 //! [`Piece`]s): text to the text node ([`text`](super::text)), start and end tags to the
 //! open elements ([`elements`](super::elements)) and to the lines they break
 //! ([`current`](super::current)), and what tags say of the page to its metadata, its
@@ -147,7 +147,7 @@ impl State {
         self.lines.break_at(pos, &mut self.elements);
     }
 
-    /// The bytes from `at` on stand for a construct the guard cut or a start tag it
+    /// The bytes from `at` on stand for a construct the tokenizer cut or a start tag it
     /// dropped; `breaks` when that tag would have ended the line.
     fn fill_start(&mut self, at: u64, breaks: bool) {
         self.flush_carry();

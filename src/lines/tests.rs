@@ -440,7 +440,7 @@ fn a_cut_tag_keeps_its_name_and_the_text_after_it() {
 
 #[test]
 fn releasing_escaped_script_text_does_not_end_the_script() {
-    // With tag_bytes 8 the guard puts a `<` at offset 16, right before "/script>".
+    // With tag_bytes 8 the tokenizer puts a `<` at offset 16, right before "/script>".
     let mut cases: Vec<String> = (8..40)
         .flat_map(|n| {
             let dashes = "-".repeat(n);
@@ -486,7 +486,7 @@ fn beyond_the_open_element_limit_breaking_tags_still_break_lines() {
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
 
-    /// With limits small enough that the guard cuts all the time, every byte is still
+    /// With limits small enough that the tokenizer cuts all the time, every byte is still
     /// accounted for and chunking changes nothing.
     #[test]
     fn cuts_keep_accounting_and_chunking_invariance(

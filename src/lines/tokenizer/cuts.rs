@@ -1,4 +1,4 @@
-//! Limits and cuts: the guard byte by byte once a construct reaches a limit, holding,
+//! Limits and cuts: the tokenizer byte by byte once a construct reaches a limit, holding,
 //! closing and filling it so that the tokenizer's memory stays bounded.
 
 use super::Tokenizer;

@@ -65,7 +65,7 @@ impl Tokenizer {
     /// overhead of [`Tokenizer::run`]: its checks cannot fire inside the run (the held bytes
     /// stop short of the limit, the tag stops after the attribute that passes the limit,
     /// and the open-element stack does not change before the tag is emitted).
-    // NOTE: tags are most of what the guard reads byte by byte; taking them here roughly
+    // NOTE: tags are most of what the tokenizer reads byte by byte; taking them here roughly
     // halved its instructions on the wcxb-dev pages.
     fn tag_run(&mut self, input: &[u8]) -> usize {
         let starts = match self.view.state {

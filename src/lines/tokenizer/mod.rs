@@ -6,16 +6,16 @@
 //! only end tags pop, so unclosed `<p>`, `<li>` or `<div>` pile up. Left alone, a 50 MB
 //! attribute, a comment that never closes or a million unclosed elements make memory grow
 //! with the input. The limits below bound that, and their cuts are what they were when
-//! `lol_html` read the guard's output, so the splitter's lines are unchanged.
+//! `lol_html` read the tokenizer's output, so the splitter's lines are unchanged.
 //!
-//! Unlike `lol_html`, the guard's open-element stack also follows the end tags HTML implies
+//! Unlike `lol_html`, the tokenizer's open-element stack also follows the end tags HTML implies
 //! (see [`implied`] and `Tree::break_out`): a start tag that ends open elements in the
 //! standard's tree construction (`<p>` an open `p`, `<td>` the open cell, `<li>` the open
 //! item, a `<p>` the unclosed `<svg>` it appears in, …) reports them closed, as if their end
 //! tags stood before it. The lexer is unchanged: these are the elements the splitter hears
 //! of, not the tokenizer's states.
 //!
-//! The guard sits between the input and the splitter. It follows the tokenizer byte by
+//! The tokenizer sits between the input and the splitter. It follows the tokenizer byte by
 //! byte — the same states as `lol_html`'s lexer and the same tree-builder feedback (which
 //! elements switch to raw text, `svg`/`math` namespaces, the open-element stack) — and,
 //! only when a limit is reached, replaces input bytes before the tokenizer sees them. It
@@ -24,11 +24,11 @@
 //! is cut into pieces.
 //!
 //! One difference from `lol_html` is deliberate: `lol_html` tokenizes as a browser with
-//! scripting enabled, where the content of `<noscript>` is raw text. The guard reads it as
+//! scripting enabled, where the content of `<noscript>` is raw text. The tokenizer reads it as
 //! a parser with scripting disabled does (and as crawlers, text browsers and `lxml` do): as
 //! markup, `noscript` being an element like any other. Forum software serves whole
 //! threads that way (Discourse puts every post of a thread inside `<noscript>` and draws
-//! the page with scripts). The tests compare the guard with `lol_html` reading the same
+//! the page with scripts). The tests compare the tokenizer with `lol_html` reading the same
 //! bytes with each `noscript` renamed to an element it does not know, which it reads as
 //! markup.
 //!
@@ -91,7 +91,7 @@ pub const MAX_ATTRIBUTES: usize = 1024;
 /// module docs of `lines`).
 pub const MAX_OPEN_ELEMENTS: usize = 16 * 1024;
 
-/// The limits a guard enforces.
+/// The limits a tokenizer enforces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Limits {
     pub tag_bytes: u64,
@@ -119,7 +119,7 @@ fn reuse<T>(fresh: &mut Vec<T>, old: &mut Vec<T>) {
     std::mem::swap(fresh, old);
 }
 
-/// The guard for one document. See the [module docs](self).
+/// The tokenizer for one document. See the [module docs](self).
 #[derive(Debug)]
 pub(crate) struct Tokenizer {
     limits: Limits,
@@ -141,7 +141,7 @@ pub(crate) struct Tokenizer {
     /// Output bytes so far (the offset after the last byte the tokenizer view has read).
     out_pos: u64,
     /// Tags the tokenizer emits: end offset, end tag, name hash; and the text mode before
-    /// each byte (for checking the guard against `lol_html`).
+    /// each byte (for checking the tokenizer against `lol_html`).
     #[cfg(test)]
     trace: (Vec<(u64, bool, u64)>, Vec<TextMode>),
     /// The most bytes the tokenizer held at once.
@@ -184,7 +184,7 @@ impl Tokenizer {
         }
     }
 
-    /// A guard for a new document with `limits`, with the buffers of `self` (emptied): their
+    /// A tokenizer for a new document with `limits`, with the buffers of `self` (emptied): their
     /// room is kept from document to document.
     pub(crate) fn reset(&mut self, limits: Limits) {
         let mut fresh = Tokenizer::new(limits);

@@ -4,7 +4,7 @@
 //! Read as the HTML standard reads it, such an element takes the rest of the page as its
 //! text: a page cut or spliced by its crawler after `<title>` has no content at all. So at a
 //! `<` in the element's text that starts a tag of a common element (for a `<style>`, only
-//! `<body` or `</head`: style sheets hold tag-like text in comments and data URLs), the guard
+//! `<body` or `</head`: style sheets hold tag-like text in comments and data URLs), the tokenizer
 //! holds the bytes that follow, up to [`RAW_TEXT_WINDOW`] of them. If the element's end tag
 //! (`</title` and a byte that ends the name) is among them, they pass as they are. If it is
 //! not (or the input ends first), the element ends at that `<`, as if its end tag stood
@@ -30,7 +30,7 @@ const COMMON: &str = "html head body meta link script style base noscript div p 
                       article header footer nav main aside center font b i strong em \
                       blockquote pre figure";
 
-/// The raw-text element whose text is being read, if the guard closes it when unclosed:
+/// The raw-text element whose text is being read, if the tokenizer closes it when unclosed:
 /// its name. A `<` read next starts a tag or is text in any of these states (after `<`,
 /// `</` or `</name`, the tokenizer reads a `<` as it does in the text).
 fn closable(state: St, last_start: u64) -> Option<&'static [u8]> {

@@ -2,7 +2,7 @@ use super::super::tests::{AS_LOL_HTML, fragment, guarded};
 use super::super::{Limits, Piece, TextKind, Tokenizer};
 use super::{LONGEST_NAME, RAW_TEXT_WINDOW};
 
-/// The data text the guard reports, in order.
+/// The data text the tokenizer reports, in order.
 fn data_text(out: &[u8], pieces: &[Piece]) -> String {
     let mut s = String::new();
     for p in pieces {
@@ -47,7 +47,7 @@ fn guarded_merged(html: &str, limits: Limits, chunk: usize) -> (Tokenizer, Vec<u
     (g, out, merged(pieces))
 }
 
-/// The guard's data text and the raw-text elements it closed, the same in every chunking.
+/// The tokenizer's data text and the raw-text elements it closed, the same in every chunking.
 fn closed(html: &str, limits: Limits) -> (String, usize) {
     let (g, out, pieces) = guarded_merged(html, limits, usize::MAX);
     assert_eq!(out, html.as_bytes(), "bytes pass unchanged");
@@ -160,7 +160,7 @@ fn a_lt_that_starts_no_closing_tag_is_text_but_the_next_may_be_one() {
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
 
-    /// With a small window the guard closes often: it decides the same in any chunking,
+    /// With a small window the tokenizer closes often: it decides the same in any chunking,
     /// holds at most the window, and where it closes nothing it reads as `lol_html` does.
     #[test]
     fn closing_depends_on_the_bytes_alone(

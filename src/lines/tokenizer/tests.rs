@@ -9,7 +9,7 @@ fn tag_hashes_match_lol_html() {
     assert_eq!(hash(b"my-element"), EMPTY);
 }
 
-/// The default limits without closing unclosed raw-text elements: the guard then reads
+/// The default limits without closing unclosed raw-text elements: the tokenizer then reads
 /// every input as `lol_html` does (see [`super::raw`]).
 pub(super) const AS_LOL_HTML: Limits = Limits {
     tag_bytes: super::MAX_TAG_BYTES as u64,
@@ -129,8 +129,8 @@ fn retag(b: &mut [u8], name: &[u8], to: u8) {
     }
 }
 
-/// `html` as `lol_html` should read it to tokenize like the guard: each `noscript`
-/// (in any case) renamed `noscripx`, an element `lol_html` reads as markup, as the guard
+/// `html` as `lol_html` should read it to tokenize like the tokenizer: each `noscript`
+/// (in any case) renamed `noscripx`, an element `lol_html` reads as markup, as the tokenizer
 /// reads `noscript`. The length and every offset stay the same.
 fn as_markup(html: &[u8]) -> Vec<u8> {
     let mut out = html.to_vec();
@@ -190,7 +190,7 @@ fn lol_html_trace(html: &[u8]) -> LolTrace {
     trace.into_inner()
 }
 
-/// The guard's output, events and the attributes of its start tags.
+/// The tokenizer's output, events and the attributes of its start tags.
 fn guarded_all(
     html: &[u8],
     limits: Limits,
@@ -290,7 +290,7 @@ fn lol_html_tokens(html: &[u8]) -> Vec<Token> {
     tokens.into_inner()
 }
 
-/// The same from the guard's events.
+/// The same from the tokenizer's events.
 fn guard_tokens(html: &[u8], chunk: usize) -> Vec<Token> {
     let (_, out, pieces, attrs) = guarded_all(html, AS_LOL_HTML, chunk);
     let bytes = |start: u64, end: u64| &out[start as usize..end as usize];
@@ -325,8 +325,8 @@ fn guard_tokens(html: &[u8], chunk: usize) -> Vec<Token> {
     tokens
 }
 
-/// Checks the guard's idea of the tokenizer against what `lol_html` reports for the
-/// guard's output.
+/// Checks the tokenizer's idea of the tokenizer against what `lol_html` reports for the
+/// tokenizer's output.
 fn check_trace(
     g: &Tokenizer,
     out: &[u8],
@@ -465,10 +465,10 @@ fn a_held_start_tag_is_cut_at_the_limit_when_let_through() {
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
 
-    /// The guard follows the tokenizer exactly: it sees the same start tags end at the
+    /// The tokenizer follows the tokenizer exactly: it sees the same start tags end at the
     /// same offsets, and is in the same text mode wherever text is reported.
     #[test]
-    fn the_guard_follows_lol_html(parts in proptest::collection::vec(fragment(), 0..40)) {
+    fn the_tokenizer_follows_lol_html(parts in proptest::collection::vec(fragment(), 0..40)) {
         let html = parts.concat();
         for chunk in [3, usize::MAX] {
             let (g, out, _) = guarded(html.as_bytes(), AS_LOL_HTML, chunk);
@@ -477,7 +477,7 @@ proptest::proptest! {
         }
     }
 
-    /// The guard reports the start tags (names, attributes, whether they can have
+    /// The tokenizer reports the start tags (names, attributes, whether they can have
     /// content) and the text nodes (data and plain text) `lol_html` reports to element
     /// and text handlers, however the input is cut.
     #[test]
@@ -496,7 +496,7 @@ proptest::proptest! {
 
 /// How far past the limit the tokenizer may hold escaped script text. After `--` in
 /// double-escaped script text (`<script><!--<script>…`) it releases nothing until it
-/// has read whether `</script` and a byte that ends the name follow; the guard cannot
+/// has read whether `</script` and a byte that ends the name follow; the tokenizer cannot
 /// put a `<` in there without changing what the bytes mean. The longest such run starts
 /// when the second dash of `--` is read just below the limit: `-`, `<`, `/`, `script`
 /// and the byte after it are 10 more bytes.
@@ -555,7 +555,7 @@ fn escaped_script_text_is_held_at_most_a_few_bytes_past_the_limit() {
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
 
-    /// With tiny limits the guard cuts all the time: it still follows the tokenizer,
+    /// With tiny limits the tokenizer cuts all the time: it still follows the tokenizer,
     /// keeps every construct within its limit, and decides the same in any chunking.
     #[test]
     fn cuts_keep_constructs_within_the_limits(

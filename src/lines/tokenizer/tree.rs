@@ -169,7 +169,7 @@ impl Tree {
     /// `mark`. As the standard's tree construction does, the foreign elements of that
     /// namespace are closed too: a page that never closes its `<svg>` goes on with the
     /// `<p>` as the page's content. (`lol_html`'s tokenizer leaves the namespace, and so
-    /// does the guard; it only ever left the elements open.)
+    /// does the tokenizer; it only ever left the elements open.)
     fn break_out(&mut self, cdata_allowed: &mut bool, mark: u64) {
         let at = (self.ns.len() > 1).then(|| self.ns_at[self.ns_at.len() - 1]);
         self.leave(cdata_allowed);
