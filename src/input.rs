@@ -342,7 +342,7 @@ pub type Input = Box<dyn Read + Send>;
 /// std::fs::write(&path, gz.finish()?)?;
 ///
 /// let mut html = String::new();
-/// mainline::internals::input::open(&path)?.read_to_string(&mut html)?;
+/// mainline::source::open(&path)?.read_to_string(&mut html)?;
 /// std::fs::remove_file(&path)?;
 /// assert_eq!(html, "<p>Hello</p>");
 /// # Ok::<(), Box<dyn std::error::Error>>(())

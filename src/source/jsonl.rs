@@ -350,7 +350,7 @@ impl Drop for Ticket {
 }
 
 impl Batches {
-    /// Batches of the lines of `inputs`, opened by `open` ([`crate::input::open`]: gzip
+    /// Batches of the lines of `inputs`, opened by `open` ([`super::open`]: gzip
     /// undone) and read one after the other; an input given as an error fails in its
     /// turn. Lines longer than `max_record` bytes are dropped ([`Line::TooLong`]); at most
     /// `budget` bytes of lines are handed out and unfinished at a time (or one batch,
@@ -361,7 +361,7 @@ impl Batches {
     /// let path = std::env::temp_dir().join(format!("mainline-doc-{}.jsonl", std::process::id()));
     /// std::fs::write(&path, "{\"html\": \"<p>a</p>\"}\n{}\n")?;
     /// let mut lines = 0;
-    /// for batch in Batches::new(vec![Ok(path.clone())], mainline::internals::input::open, 1 << 20, 1 << 20) {
+    /// for batch in Batches::new(vec![Ok(path.clone())], mainline::source::open, 1 << 20, 1 << 20) {
     ///     let Batch::Lines(batch, _ticket) = batch else { panic!("a failed input") };
     ///     lines += batch.iter().filter(|l| matches!(l, Line::Record(_))).count();
     /// }

@@ -1,9 +1,10 @@
 //! Pages in: the containers pages come in, read the one way every caller reads them, and
 //! the ordered parallel run that filters them.
 //!
-//! - a file or a stream is opened by the library's `input` module (gzip recognised by its
-//!   magic bytes and undone there; the encoding chosen by the splitter, from the bytes'
-//!   byte order mark, `<meta>` charset or detection);
+//! - a file is opened by [`open`] (gzip recognised by its magic bytes and undone there; the
+//!   encoding chosen by the splitter, from the bytes' byte order mark, `<meta>` charset or
+//!   detection), and written to an [`output::Sink`](crate::output::Sink) piece by piece;
+//! - [`Page`]: a page a record holds, read the one way every container's pages are read;
 //! - [`jsonl`]: JSON lines records, one object with an `html` string a line, read in
 //!   batches under a memory budget, the html string decoded piece by piece;
 //! - [`warc`] (feature `warc`): WARC files, read in batches of records, each HTML response
@@ -22,3 +23,5 @@ mod page;
 pub mod warc;
 
 pub use page::Page;
+
+pub use crate::input::{Input, open};
