@@ -11,7 +11,7 @@ use encoding_rs::Encoding;
 use super::current::Lines;
 use super::elements::{Descriptor, Elements, Tracked, find_attr, in_head, mime_charset, tag_name};
 use super::tags::classify;
-use super::text::{Sink, TextNode};
+use super::text::{TextNode, TextOut};
 use super::tokenizer::{AttrSpan, EndTag, Piece, StartTag, TextKind};
 #[cfg(doc)]
 use super::{Splitter, tokenizer};
@@ -104,13 +104,13 @@ impl State {
     }
 
     /// Where the text node's characters go.
-    fn sink(&mut self) -> (&mut TextNode, Sink<'_>) {
-        let sink = Sink {
+    fn text_out(&mut self) -> (&mut TextNode, TextOut<'_>) {
+        let out = TextOut {
             lines: &mut self.lines,
             elements: &mut self.elements,
             utf8: self.utf8,
         };
-        (&mut self.text, sink)
+        (&mut self.text, out)
     }
 
     /// Text of the current text node, as the input has it.
@@ -122,8 +122,8 @@ impl State {
             self.body_started = true;
         }
         let encoding = self.encoding();
-        let (text, mut sink) = self.sink();
-        text.text(raw, kind, encoding, &mut sink);
+        let (text, mut out) = self.text_out();
+        text.text(raw, kind, encoding, &mut out);
     }
 
     /// The current text node ends.
@@ -132,14 +132,14 @@ impl State {
             return;
         }
         let in_fill = self.in_fill;
-        let (text, mut sink) = self.sink();
-        text.end(in_fill, &mut sink);
+        let (text, mut out) = self.text_out();
+        text.end(in_fill, &mut out);
     }
 
     /// Decodes the text held back for a possible character reference.
     fn flush_carry(&mut self) {
-        let (text, mut sink) = self.sink();
-        text.flush_carry(&mut sink);
+        let (text, mut out) = self.text_out();
+        text.flush_carry(&mut out);
     }
 
     /// Ends the current line at a tag that starts at `pos`.

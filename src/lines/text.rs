@@ -40,7 +40,7 @@ pub(super) struct TextNode {
 }
 
 /// Where a text node's characters go: the lines, inside the open elements.
-pub(super) struct Sink<'a> {
+pub(super) struct TextOut<'a> {
     pub(super) lines: &'a mut Lines,
     pub(super) elements: &'a mut Elements,
     /// The input is UTF-8 (see [`source_len`]).
@@ -90,7 +90,7 @@ impl TextNode {
         raw: &[u8],
         kind: TextKind,
         encoding: &'static encoding_rs::Encoding,
-        out: &mut Sink<'_>,
+        out: &mut TextOut<'_>,
     ) {
         self.kind = Some(kind);
         if out.elements.context() & ctx::SKIP != 0 || raw.is_empty() {
@@ -126,7 +126,7 @@ impl TextNode {
 
     /// The current text node ends; `in_fill`: inside a fill, whose text is not the page's.
     #[inline]
-    pub(super) fn end(&mut self, in_fill: bool, out: &mut Sink<'_>) {
+    pub(super) fn end(&mut self, in_fill: bool, out: &mut TextOut<'_>) {
         let Some(kind) = self.kind.take() else {
             return;
         };
@@ -145,7 +145,7 @@ impl TextNode {
     }
 
     /// Decodes character references in raw text that may arrive in arbitrary pieces.
-    fn push_raw(&mut self, raw: &str, last: bool, out: &mut Sink<'_>) {
+    fn push_raw(&mut self, raw: &str, last: bool, out: &mut TextOut<'_>) {
         if self.carry.is_empty() && !raw.contains('&') {
             self.push_decoded(raw, out);
             return;
@@ -177,7 +177,7 @@ impl TextNode {
 
     /// Adds decoded text to the current line, collapsing whitespace (or, in `<pre>`,
     /// splitting at line ends).
-    fn push_decoded(&mut self, text: &str, out: &mut Sink<'_>) {
+    fn push_decoded(&mut self, text: &str, out: &mut TextOut<'_>) {
         let context = out.elements.context();
         let pre = context & ctx::PRE != 0;
         let link = context & ctx::LINK != 0;
@@ -263,7 +263,7 @@ impl TextNode {
     }
 
     /// Decodes text held back for a possible character reference: its text node has ended.
-    pub(super) fn flush_carry(&mut self, out: &mut Sink<'_>) {
+    pub(super) fn flush_carry(&mut self, out: &mut TextOut<'_>) {
         if !self.carry.is_empty() {
             let pending = std::mem::take(&mut self.carry);
             let decoded = htmlize::unescape(&pending);
