@@ -93,8 +93,9 @@ impl WarcSpec {
         uri: Option<&str>,
     ) -> mainline::Result<(String, serde_json::Map<String, serde_json::Value>)> {
         guarded(|| {
-            let mut ex = mainline::Extractor::new(Arc::clone(&self.scorer));
-            let (text, mut fields) = html.page(uri).record(&self.options, &mut ex)?;
+            let (text, mut fields) = html.page(uri).record(&self.options, |page| {
+                page.text(&mut mainline::Extractor::new(Arc::clone(&self.scorer)))
+            })?;
             fields.remove("url");
             Ok((text, fields))
         })

@@ -177,16 +177,36 @@ impl<'a> Page<'a> {
     /// What a record of the page holds in `options`' format: its text (the kept lines
     /// joined by `\n`), and the fields a record gains beside it
     /// ([`record_fields`]: the document's for [`Format::Json`], its `markdown` for
-    /// [`Format::Markdown`], none for the others, whose text `ex` extracts).
+    /// [`Format::Markdown`], none for the others). For those others the text is what
+    /// `text` gives (as a rule [`Page::text`] with an extractor kept from page to page);
+    /// `text` is called only for them, so an extractor is taken only when one is used.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mainline::{Extractor, Format, Options, Threshold, source::Page};
+    /// let page = Page::bytes(b"<title>Tea</title><p>Tea, with the morning papers.</p>");
+    /// let mut ex = Extractor::new(Arc::new(Threshold(0.5)));
+    /// let text = Options::new().threshold(0.5).format(Format::Text);
+    /// let (t, fields) = page.record(&text, |page| page.text(&mut ex))?;
+    /// assert_eq!((t.as_str(), fields.len()), ("Tea, with the morning papers.", 0));
+    /// let json = text.clone().format(Format::Json);
+    /// let (t, fields) = page.record(&json, |_| unreachable!("a document is made"))?;
+    /// assert_eq!((t.as_str(), fields["title"].as_str()), ("Tea, with the morning papers.", Some("Tea")));
+    /// # Ok::<(), mainline::Error>(())
+    /// ```
     ///
     /// # Errors
-    /// As [`Page::text`] and [`Page::document`].
-    pub fn record(&self, options: &Options, ex: &mut Extractor) -> Result<(String, Fields)> {
+    /// As `text` and [`Page::document`].
+    pub fn record(
+        &self,
+        options: &Options,
+        text: impl FnOnce(&Self) -> Result<String>,
+    ) -> Result<(String, Fields)> {
         match options.format {
             Format::Json | Format::Markdown => {
                 Ok(record_fields(&self.document(options)?, options.format))
             }
-            Format::Text | Format::Lines => Ok((self.text(ex)?, Fields::new())),
+            Format::Text | Format::Lines => Ok((text(self)?, Fields::new())),
         }
     }
 }

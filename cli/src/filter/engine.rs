@@ -328,15 +328,18 @@ impl Engine {
                 ..
             } => {
                 let options = render.options(scorer, *format).site(template.clone());
-                extractors
-                    .with(
+                // An extractor is taken only for the formats whose text it extracts (the
+                // others make the page's whole document).
+                page.record(&options, |page| {
+                    extractors.with(
                         || Extractor::new(Arc::clone(scorer)),
                         |ex| {
                             ex.set_site(template);
-                            page.record(&options, ex)
+                            page.text(ex)
                         },
                     )
-                    .map_err(|e| e.to_string())
+                })
+                .map_err(|e| e.to_string())
             }
             Engine::Method { method, .. } => {
                 // The comparison methods parse a page whole.
