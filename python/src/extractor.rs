@@ -381,6 +381,7 @@ impl PyExtractor {
                 },
                 threads,
                 pool,
+                extractors: Mutex::default(),
             },
         })
     }

@@ -5,9 +5,10 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
+use mainline::source::Page;
 use mainline::source::warc::{self as source, Outcome};
 use mainline::warc::{Html, HtmlOptions, Reader, Record, RecordError};
-use mainline::{Options, Scorer};
+use mainline::{Extractor, Options, Scorer};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rayon::prelude::*;
@@ -22,6 +23,9 @@ pub(crate) struct WarcSpec {
     pub(crate) html: HtmlOptions,
     pub(crate) threads: Option<usize>,
     pub(crate) pool: Option<Arc<rayon::ThreadPool>>,
+    /// Extractors between pages, reset ([`Page::text`] leaves them so): those of the
+    /// threads that have needed one at the same time, at most one a thread.
+    pub(crate) extractors: Mutex<Vec<Extractor>>,
 }
 
 /// One page (or one record that failed) of a WARC file, before it becomes a dict.
@@ -93,12 +97,25 @@ impl WarcSpec {
         uri: Option<&str>,
     ) -> mainline::Result<(String, serde_json::Map<String, serde_json::Value>)> {
         guarded(|| {
-            let (text, mut fields) = html.page(uri).record(&self.options, |page| {
-                page.text(&mut mainline::Extractor::new(Arc::clone(&self.scorer)))
-            })?;
+            let (text, mut fields) = html
+                .page(uri)
+                .record(&self.options, |page| self.text(page))?;
             fields.remove("url");
             Ok((text, fields))
         })
+    }
+
+    /// The kept text of a page, with an extractor this iterator kept from an earlier page
+    /// (reset; one for each thread that has needed one at the same time) or a new one.
+    /// An extractor that panicked is not kept: it is dropped as the panic unwinds.
+    fn text(&self, page: &Page<'_>) -> mainline::Result<String> {
+        let kept = self.extractors.lock().ok().and_then(|mut v| v.pop());
+        let mut ex = kept.unwrap_or_else(|| Extractor::new(Arc::clone(&self.scorer)));
+        let text = page.text(&mut ex);
+        if let Ok(mut v) = self.extractors.lock() {
+            v.push(ex);
+        }
+        text
     }
 
     /// What one record gives: `Err` with its kind for a record that is skipped.
