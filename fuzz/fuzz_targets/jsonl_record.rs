@@ -8,9 +8,11 @@
 #![no_main]
 
 use std::io::BufReader;
+use std::path::Path;
 
 use libfuzzer_sys::fuzz_target;
 use mainline::source::jsonl::{Html, Line, PIECE, read_line};
+use mainline::source::{At, Origin};
 
 #[allow(dead_code, unused_imports)]
 #[path = "../../cli/src/filter/jsonl.rs"]
@@ -47,7 +49,11 @@ fuzz_target!(|data: &[u8]| {
         let r = match line {
             Line::Record(line) => {
                 assert!(line.len() <= cap);
-                let r = jsonl::record(&line, false, |h, _| text_of(h), &mut out)
+                let origin = Origin {
+                    container: Path::new("-"),
+                    at: At::Line(lines as u64),
+                };
+                let r = jsonl::record(&line, origin, false, |h, _| text_of(h), &mut out)
                     .expect("writing memory");
                 input = Some(line);
                 r

@@ -373,6 +373,7 @@ impl PyExtractor {
                 skipped: BTreeMap::new(),
             }),
             spec: WarcSpec {
+                path,
                 scorer: Arc::clone(&self.scorer),
                 options: self.options.clone(),
                 html: HtmlOptions {

@@ -3,6 +3,7 @@
 //! errors by `mainline::source::warc`, as the `mainline` command reads them.
 
 use std::collections::{BTreeMap, VecDeque};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use mainline::source::Page;
@@ -18,6 +19,8 @@ use crate::pages::guarded;
 
 /// What `iter_warc` extracts with: the extractor's model and options, and the reader's.
 pub(crate) struct WarcSpec {
+    /// The WARC file, as it was named.
+    pub(crate) path: PathBuf,
     pub(crate) scorer: Arc<dyn Scorer>,
     pub(crate) options: Options,
     pub(crate) html: HtmlOptions,
@@ -93,13 +96,10 @@ impl WarcSpec {
     /// The text of a page (and the fields of its format), as `mainline filter` gives them.
     fn page(
         &self,
-        html: &Html,
-        uri: Option<&str>,
+        page: Page<'_>,
     ) -> mainline::Result<(String, serde_json::Map<String, serde_json::Value>)> {
         guarded(|| {
-            let (text, mut fields) = html
-                .page(uri)
-                .record(&self.options, |page| self.text(page))?;
+            let (text, mut fields) = page.record(&self.options, |page| self.text(page))?;
             fields.remove("url");
             Ok((text, fields))
         })
@@ -124,9 +124,8 @@ impl WarcSpec {
             Ok(record) => record,
             Err(e) => return Ok(WarcItem::failed(e)),
         };
-        let page =
-            |html: &Html<'_>, uri: Option<&str>| self.page(html, uri).map_err(|e| e.to_string());
-        match source::read(&record, &self.html, page) {
+        let page = |_: &Html<'_>, page: Page<'_>| self.page(page).map_err(|e| e.to_string());
+        match source::read(&record, &self.html, &self.path, page) {
             Outcome::Skipped(kind) => Err(kind),
             Outcome::Failed(e) => Ok(WarcItem::failed(e)),
             Outcome::Page { value, error, .. } => {

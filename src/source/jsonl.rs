@@ -1,6 +1,7 @@
 //! JSON lines records as a source of pages: one JSON object with an `html` string a line,
-//! read in batches ([`Batches`]) under a memory budget ([`Budget`]), the html string
-//! checked and decoded piece by piece as it is read ([`Html`]).
+//! read in batches ([`Batches`]) under a memory budget ([`Budget`]), each line a
+//! [`Record`] whose page has its `url`, its `id` and its line ([`At::Line`]), the html
+//! string checked and decoded piece by piece as it is read ([`Html`]).
 //!
 //! NOTE: memory: a line is held only up to a cap (the rest of a longer one is read and
 //! dropped), a record is not copied (its fields are borrowed from the line as raw JSON
@@ -16,6 +17,7 @@ use serde::Deserialize;
 use serde::de::{MapAccess, Visitor};
 use serde_json::value::RawValue;
 
+use super::{At, Origin, Page};
 use crate::input::Input;
 
 /// Most records in one batch.
@@ -254,6 +256,83 @@ pub fn url_of(fields: &[(String, &RawValue)]) -> Option<String> {
     serde_json::from_str::<String>(v.get()).ok()
 }
 
+/// One line of a JSON lines input read as a record: its fields in their order (values as
+/// raw JSON text borrowed from the line), and its page: the `html` string at the `url`
+/// field, with the `id` field and the line's [`Origin`].
+///
+/// ```
+/// use std::path::Path;
+/// use mainline::source::{At, Origin};
+/// use mainline::source::jsonl::Record;
+/// let line = br#"{"id": "tea", "url": "https://example.org/tea", "html": "<p>Tea.</p>"}"#;
+/// let here = Origin { container: Path::new("pages.jsonl"), at: At::Line(7) };
+/// let record = Record::parse(line, here)?;
+/// assert_eq!(record.fields.len(), 3);
+/// let page = record.page().expect("an html string");
+/// assert_eq!((page.get_id(), page.get_url()), (Some("tea"), Some("https://example.org/tea")));
+/// assert_eq!((page.get_origin(), page.len()), (Some(here), 11));
+/// # Ok::<(), String>(())
+/// ```
+pub struct Record<'a> {
+    /// The record's fields in their order, values as raw JSON text.
+    pub fields: Vec<(String, &'a RawValue)>,
+    /// The `html` string, or why the record has none.
+    html: Result<Html<'a>, String>,
+    url: Option<String>,
+    id: Option<String>,
+    origin: Origin<'a>,
+}
+
+impl<'a> Record<'a> {
+    /// The record of `line` (without its line end), which is at `origin`. Its id is its
+    /// `id` field: a string, or a number as it is written.
+    ///
+    /// # Errors
+    /// As [`parse`]: why the line is not a record.
+    pub fn parse(line: &'a [u8], origin: Origin<'a>) -> Result<Self, String> {
+        let Fields(fields) = parse(line)?;
+        let html = match fields.iter().find(|(k, _)| k == "html") {
+            None => Err("the record has no html field".to_string()),
+            Some((_, v)) => Html::new(v),
+        };
+        let id = fields.iter().find(|(k, _)| k == "id").and_then(|(_, v)| {
+            let raw = v.get();
+            match raw.as_bytes().first() {
+                Some(b'"') => serde_json::from_str::<String>(raw).ok(),
+                Some(b'-' | b'0'..=b'9') => Some(raw.to_string()),
+                _ => None,
+            }
+        });
+        Ok(Record {
+            url: url_of(&fields),
+            fields,
+            html,
+            id,
+            origin,
+        })
+    }
+
+    /// The record's `html` string, or why it has none (no such field, not a string, a
+    /// lone surrogate escape), for its `error` field.
+    ///
+    /// # Errors
+    /// Why the record has no page.
+    pub fn html(&self) -> Result<&Html<'a>, &str> {
+        self.html.as_ref().map_err(String::as_str)
+    }
+
+    /// The record's page ([`Page::json_string`]) at its `url`, with its id and origin.
+    ///
+    /// # Errors
+    /// As [`Record::html`].
+    pub fn page(&self) -> Result<Page<'_>, &str> {
+        Ok(Page::json_string(self.html()?)
+            .url(self.url.as_deref())
+            .id(self.id.as_deref())
+            .origin(Some(self.origin)))
+    }
+}
+
 /// The fields of a record.
 ///
 /// # Errors
@@ -288,7 +367,7 @@ pub enum Line {
 pub struct Batches {
     inputs: std::vec::IntoIter<Result<PathBuf, (PathBuf, crate::Error)>>,
     open: fn(&Path) -> crate::Result<Input>,
-    current: Option<(PathBuf, BufReader<Input>)>,
+    current: Option<Current>,
     /// A read error to report after the lines read before it.
     failure: Option<Batch>,
     max_record: usize,
@@ -298,9 +377,32 @@ pub struct Batches {
 /// One item of [`Batches`].
 pub enum Batch {
     /// Lines, and their claim on the budget (given back when the batch is dropped).
-    Lines(Vec<Line>, Ticket),
+    Lines(Lines, Ticket),
     /// An input that could not be opened or read to its end (after the lines read).
     Failed(PathBuf, crate::Error),
+}
+
+/// Lines of one input that follow each other.
+pub struct Lines {
+    /// The input.
+    pub input: Arc<Path>,
+    /// The number of the first line in the input, counted from 1.
+    pub first: u64,
+    /// The lines.
+    pub lines: Vec<Line>,
+}
+
+impl Lines {
+    /// The lines, each with where it is ([`At::Line`] of [`Lines::input`]).
+    pub fn iter(&self) -> impl Iterator<Item = (Origin<'_>, &Line)> {
+        (self.first..).zip(&self.lines).map(|(n, line)| {
+            let origin = Origin {
+                container: &self.input,
+                at: At::Line(n),
+            };
+            (origin, line)
+        })
+    }
 }
 
 /// Bytes of the batches handed out and not yet finished, and how many may be.
@@ -363,7 +465,7 @@ impl Batches {
     /// let mut lines = 0;
     /// for batch in Batches::new(vec![Ok(path.clone())], mainline::source::open, 1 << 20, 1 << 20) {
     ///     let Batch::Lines(batch, _ticket) = batch else { panic!("a failed input") };
-    ///     lines += batch.iter().filter(|l| matches!(l, Line::Record(_))).count();
+    ///     lines += batch.lines.iter().filter(|l| matches!(l, Line::Record(_))).count();
     /// }
     /// std::fs::remove_file(&path)?;
     /// assert_eq!(lines, 2);
@@ -385,9 +487,17 @@ impl Batches {
         }
     }
 
-    fn hand_out(&self, lines: Vec<Line>, bytes: usize) -> Batch {
+    fn hand_out(&self, lines: Lines, bytes: usize) -> Batch {
         Batch::Lines(lines, self.budget.claim(bytes))
     }
+}
+
+/// The input being read.
+struct Current {
+    path: Arc<Path>,
+    reader: BufReader<Input>,
+    /// Lines read from it so far.
+    lines: u64,
 }
 
 impl Iterator for Batches {
@@ -397,19 +507,23 @@ impl Iterator for Batches {
         if let Some(failure) = self.failure.take() {
             return Some(failure);
         }
-        let mut lines = Vec::new();
+        // The lines of the batch, from one input: a batch ends with its input.
+        let mut batch: Option<Lines> = None;
         let mut bytes = 0;
         loop {
-            let Some((path, reader)) = &mut self.current else {
+            let Some(current) = &mut self.current else {
                 let path = match self.inputs.next() {
                     Some(Ok(path)) => path,
                     Some(Err((path, error))) => return Some(Batch::Failed(path, error)),
-                    None if lines.is_empty() => return None,
-                    None => return Some(self.hand_out(lines, bytes)),
+                    None => return batch.map(|b| self.hand_out(b, bytes)),
                 };
                 match (self.open)(&path) {
                     Ok(input) => {
-                        self.current = Some((path, BufReader::with_capacity(1 << 16, input)))
+                        self.current = Some(Current {
+                            path: path.into(),
+                            reader: BufReader::with_capacity(1 << 16, input),
+                            lines: 0,
+                        })
                     }
                     Err(e) => return Some(Batch::Failed(path, e)),
                 }
@@ -417,14 +531,14 @@ impl Iterator for Batches {
             };
             // NOTE: hand on what has been read before a read that may wait for more input
             // (a pipe fed slowly), so that records do not wait for a full batch.
-            if !lines.is_empty() && !reader.buffer().contains(&b'\n') {
-                return Some(self.hand_out(lines, bytes));
+            if batch.is_some() && !current.reader.buffer().contains(&b'\n') {
+                return batch.map(|b| self.hand_out(b, bytes));
             }
-            match read_line(reader, self.max_record) {
+            match read_line(&mut current.reader, self.max_record) {
                 Ok(None) => {
                     self.current = None;
-                    if !lines.is_empty() {
-                        return Some(self.hand_out(lines, bytes));
+                    if let Some(b) = batch {
+                        return Some(self.hand_out(b, bytes));
                     }
                 }
                 Ok(Some(line)) => {
@@ -432,19 +546,27 @@ impl Iterator for Batches {
                         Line::Record(l) => l.len() + 1,
                         Line::TooLong(_) => 1,
                     };
+                    current.lines += 1;
+                    let lines = &mut batch
+                        .get_or_insert_with(|| Lines {
+                            input: Arc::clone(&current.path),
+                            first: current.lines,
+                            lines: Vec::new(),
+                        })
+                        .lines;
                     lines.push(line);
                     if lines.len() >= BATCH_RECORDS || bytes >= BATCH_BYTES {
-                        return Some(self.hand_out(lines, bytes));
+                        return batch.map(|b| self.hand_out(b, bytes));
                     }
                 }
                 Err(e) => {
-                    let failure = Batch::Failed(path.clone(), e.into());
+                    let failure = Batch::Failed(current.path.to_path_buf(), e.into());
                     self.current = None;
-                    if lines.is_empty() {
+                    let Some(b) = batch else {
                         return Some(failure);
-                    }
+                    };
                     self.failure = Some(failure);
-                    return Some(self.hand_out(lines, bytes));
+                    return Some(self.hand_out(b, bytes));
                 }
             }
         }
@@ -583,6 +705,48 @@ mod tests {
     }
 
     #[test]
+    fn a_records_page_has_its_id_and_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.jsonl");
+        let b = dir.path().join("b.jsonl");
+        std::fs::write(&a, "{\"id\": \"x\\u0041\", \"html\": \"<p>a</p>\"}\n\n").unwrap();
+        std::fs::write(&b, "{\"html\": 3}\n{\"id\": 12, \"html\": \"\"}\n").unwrap();
+        let mut got = Vec::new();
+        let inputs = vec![Ok(a.clone()), Ok(b.clone())];
+        for batch in Batches::new(inputs, crate::input::open, 1 << 20, 1 << 20) {
+            let Batch::Lines(lines, _) = batch else {
+                panic!("a failed input")
+            };
+            for (origin, line) in lines.iter() {
+                let Line::Record(line) = line else {
+                    panic!("a long line")
+                };
+                let page = match Record::parse(line, origin) {
+                    Err(e) => format!("not a record: {e}"),
+                    Ok(r) => match r.page() {
+                        Err(e) => format!("no page: {e}"),
+                        Ok(p) => {
+                            assert_eq!(p.get_origin(), Some(origin));
+                            format!("page {:?}", p.get_id())
+                        }
+                    },
+                };
+                got.push((origin.container.to_path_buf(), origin.at, page));
+            }
+        }
+        let no_string = "no page: the html field is not a string".to_string();
+        assert_eq!(
+            got,
+            [
+                (a.clone(), At::Line(1), "page Some(\"xA\")".to_string()),
+                (a, At::Line(2), "not a record: empty line".to_string()),
+                (b.clone(), At::Line(1), no_string),
+                (b, At::Line(2), "page Some(\"12\")".to_string()),
+            ]
+        );
+    }
+
+    #[test]
     fn batches_keep_every_line_in_order_and_split_large_inputs() {
         let dir = tempfile::tempdir().unwrap();
         let a = dir.path().join("a.jsonl");
@@ -595,7 +759,8 @@ mod tests {
             match batch {
                 Batch::Lines(l, _) => {
                     batches += 1;
-                    got.extend(l.into_iter().map(|l| match l {
+                    assert_eq!(l.first, got.len() as u64 + 1);
+                    got.extend(l.lines.into_iter().map(|l| match l {
                         Line::Record(l) => String::from_utf8(l).unwrap(),
                         Line::TooLong(n) => format!("too long {n}"),
                     }));

@@ -4,7 +4,8 @@
 //! - a file is opened by [`open`] (gzip recognised by its magic bytes and undone there; the
 //!   encoding chosen by the splitter, from the bytes' byte order mark, `<meta>` charset or
 //!   detection), and written to an [`output::Sink`](crate::output::Sink) piece by piece;
-//! - [`Page`]: a page a record holds, read the one way every container's pages are read;
+//! - [`Page`]: a page a record holds, read the one way every container's pages are read,
+//!   with its record's id and where it came from ([`Origin`]);
 //! - [`jsonl`]: JSON lines records, one object with an `html` string a line, read in
 //!   batches under a memory budget, the html string decoded piece by piece;
 //! - [`warc`] (feature `warc`): WARC files, read in batches of records, each HTML response
@@ -22,6 +23,6 @@ mod page;
 #[cfg(feature = "warc")]
 pub mod warc;
 
-pub use page::Page;
+pub use page::{At, Origin, Page};
 
 pub use crate::input::{Input, open};

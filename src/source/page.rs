@@ -2,6 +2,7 @@
 //! its encoding chosen, its text, document or record made.
 
 use std::borrow::Cow;
+use std::path::Path;
 
 use encoding_rs::Encoding;
 
@@ -12,7 +13,9 @@ use crate::{Document, Extractor, Format, Options, Result};
 /// A page as a container gives it: a WARC record's payload, a JSON lines record's `html`
 /// string, a page held in memory. Every container's pages are read the same way here: the
 /// encoding chosen once ([`Page::decode`]), the text ([`Page::text`]), the document
-/// ([`Page::document`]) and what a record of it gains ([`Page::record`]).
+/// ([`Page::document`]) and what a record of it gains ([`Page::record`]). A page read
+/// from a container also says which record it was ([`Page::get_id`]) and where that
+/// record is ([`Page::get_origin`]), as the container's reader found them.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -32,6 +35,41 @@ pub struct Page<'a> {
     body: Body<'a>,
     url: Option<&'a str>,
     charset: Option<&'static Encoding>,
+    id: Option<&'a str>,
+    origin: Option<Origin<'a>>,
+}
+
+/// Where a page came from: the container that held it, and where its record is in it.
+/// The WARC reader ([`super::warc::read`]) and the JSON lines reader
+/// ([`super::jsonl::Record`]) set it on the pages they make.
+///
+/// ```
+/// use std::path::Path;
+/// use mainline::source::{At, Origin, Page};
+/// let here = Origin { container: Path::new("pages.jsonl"), at: At::Line(3) };
+/// let page = Page::bytes(b"<p>Tea.</p>").id(Some("tea")).origin(Some(here));
+/// assert_eq!(page.get_id(), Some("tea"));
+/// assert_eq!(page.get_origin().map(|o| o.at), Some(At::Line(3)));
+/// assert_eq!(Page::bytes(b"<p>Tea.</p>").get_origin(), None);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Origin<'a> {
+    /// The container: its path as it was named (`-` for standard input).
+    pub container: &'a Path,
+    /// Where the page's record is in the container.
+    pub at: At,
+}
+
+/// Where a record is in its container.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum At {
+    /// The byte offset where a WARC record starts in its file: that of its gzip member in a
+    /// compressed file ([`crate::warc::Record::offset`], the command's `warc_offset`).
+    Offset(u64),
+    /// The line of a JSON lines record in its input, counted from 1 (every line counts,
+    /// empty or not a record).
+    Line(u64),
 }
 
 /// A page's content.
@@ -51,6 +89,8 @@ impl<'a> Page<'a> {
             body: Body::Bytes(body),
             url: None,
             charset: None,
+            id: None,
+            origin: None,
         }
     }
 
@@ -61,6 +101,8 @@ impl<'a> Page<'a> {
             body: Body::Text(html),
             url: None,
             charset: None,
+            id: None,
+            origin: None,
         }
     }
 
@@ -76,6 +118,34 @@ impl<'a> Page<'a> {
     pub fn charset(mut self, charset: Option<&'static Encoding>) -> Self {
         self.charset = charset;
         self
+    }
+
+    /// The id of the page's record, as its container gives it (a WARC record's
+    /// `WARC-Record-ID`, a JSON lines record's `id`).
+    pub fn id(mut self, id: Option<&'a str>) -> Self {
+        self.id = id;
+        self
+    }
+
+    /// Where the page came from.
+    pub fn origin(mut self, origin: Option<Origin<'a>>) -> Self {
+        self.origin = origin;
+        self
+    }
+
+    /// The page's URL as its container gave it ([`Page::url`]).
+    pub fn get_url(&self) -> Option<&'a str> {
+        self.url
+    }
+
+    /// The id of the page's record ([`Page::id`]).
+    pub fn get_id(&self) -> Option<&'a str> {
+        self.id
+    }
+
+    /// Where the page came from ([`Page::origin`]).
+    pub fn get_origin(&self) -> Option<Origin<'a>> {
+        self.origin
     }
 
     /// Bytes of the page's content (decoded, for a text page).

@@ -7,7 +7,7 @@
 //!
 //! - a `response` record whose HTTP payload is HTML is a page: its text (or whatever the
 //!   caller makes of it) with the record's `WARC-Record-ID`, `WARC-Target-URI` and
-//!   `WARC-Date`;
+//!   `WARC-Date`; its [`Page`] has the id, the URI and the record's offset ([`At::Offset`]);
 //! - other records (requests, metadata, revisits, other media types, non-2xx responses)
 //!   are skipped and counted by kind ([`Skip::category`]);
 //! - a record that cannot be read or decoded is an error with its offset and the fields
@@ -18,6 +18,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use super::{At, Origin, Page};
 use crate::warc::{Content, Html, HtmlOptions, Reader, Record, RecordError};
 
 #[cfg(doc)]
@@ -84,34 +85,49 @@ pub enum Outcome<T> {
     Failed(RecordError),
 }
 
-/// What `record` gives, making of its page (the HTML and the record's target URI) what
-/// `page` makes of it.
+/// What `record` of the file `container` gives, making of its page what `page` makes of
+/// it: `page` has the record's HTML and its [`Page`], at the record's target URI, with its
+/// `WARC-Record-ID` ([`Page::get_id`]) and its offset in `container` ([`At::Offset`]).
 ///
 /// ```
+/// use std::path::Path;
+/// use mainline::source::At;
 /// use mainline::source::warc::{Outcome, read};
 /// use mainline::warc::{HtmlOptions, Reader};
 /// let file = b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: https://example.com/\r\n\
+///     WARC-Record-ID: <urn:uuid:1>\r\n\
 ///     Content-Type: application/http; msgtype=response\r\nContent-Length: 56\r\n\r\n\
 ///     HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>Hello</p>\r\n\r\n";
 /// let record = Reader::new(&file[..]).next().unwrap().unwrap();
-/// let got = read(&record, &HtmlOptions::default(), |html, url| {
-///     Ok((html.body.len(), url.map(str::to_string)))
+/// let got = read(&record, &HtmlOptions::default(), Path::new("a.warc"), |html, page| {
+///     let origin = page.get_origin().expect("a record's page has its origin");
+///     assert_eq!((origin.container, origin.at), (Path::new("a.warc"), At::Offset(0)));
+///     Ok((html.body.len(), page.get_url().map(str::to_string), page.get_id().map(str::to_string)))
 /// });
-/// let Outcome::Page { value: Some((12, Some(url))), error: None, .. } = got else {
+/// let Outcome::Page { value: Some((12, Some(url), Some(id))), error: None, .. } = got else {
 ///     panic!("{got:?}")
 /// };
-/// assert_eq!(url, "https://example.com/");
+/// assert_eq!((url.as_str(), id.as_str()), ("https://example.com/", "<urn:uuid:1>"));
 /// ```
 pub fn read<T>(
     record: &Record,
     options: &HtmlOptions,
-    page: impl FnOnce(&Html<'_>, Option<&str>) -> Result<T, String>,
+    container: &Path,
+    page: impl FnOnce(&Html<'_>, Page<'_>) -> Result<T, String>,
 ) -> Outcome<T> {
     match record.html(options) {
         Ok(Content::Skip(why)) => Outcome::Skipped(why.category().to_string()),
         Err(message) => Outcome::Failed(record.error(message)),
         Ok(Content::Html(html)) => {
-            let value = page(&html, record.target_uri());
+            let origin = Origin {
+                container,
+                at: At::Offset(record.offset()),
+            };
+            let of = html
+                .page(record.target_uri())
+                .id(record.id())
+                .origin(Some(origin));
+            let value = page(&html, of);
             let (value, error) = match (value, html.cut) {
                 (Err(e), _) => (None, Some(e)),
                 (Ok(v), true) => (Some(v), Some(record.cut_message(options))),
@@ -292,11 +308,15 @@ mod tests {
                     continue;
                 };
                 got.push(
-                    match read(&r, &options, |html, url| {
+                    match read(&r, &options, Path::new("t.warc"), |html, page| {
                         if html.body.starts_with(b"bad") {
                             return Err("rejected".to_string());
                         }
-                        Ok(format!("{} {}", url.unwrap_or(""), html.body.len()))
+                        Ok(format!(
+                            "{} {}",
+                            page.get_url().unwrap_or(""),
+                            html.body.len()
+                        ))
                     }) {
                         Outcome::Page { value, error, .. } => format!("{value:?} {error:?}"),
                         Outcome::Skipped(kind) => format!("skipped {kind}"),
@@ -330,6 +350,35 @@ mod tests {
         );
         assert_eq!(got[4], "failed unsupported Content-Encoding \"compress\"");
         assert_eq!(got.len(), 5);
+    }
+
+    #[test]
+    fn a_page_has_its_records_id_and_offset_in_its_file() {
+        let html = "Content-Type: text/html\r\n";
+        let mut file = record("request", "a", b"GET / HTTP/1.1\r\n\r\n");
+        let second = file.len() as u64;
+        file.extend(response("b", html, b"<p>Hello</p>"));
+        let file_name = Path::new("dir/crawl.warc");
+        let mut got = Vec::new();
+        for r in Reader::new(&file[..]) {
+            let r = r.unwrap();
+            let outcome = read(&r, &HtmlOptions::default(), file_name, |_, page| {
+                let origin = page.get_origin().unwrap();
+                let id = page.get_id().map(str::to_string);
+                Ok((id, origin.container.to_path_buf(), origin.at))
+            });
+            if let Outcome::Page { value, .. } = outcome {
+                got.push(value.unwrap());
+            }
+        }
+        assert_eq!(
+            got,
+            [(
+                Some("<b>".to_string()),
+                file_name.to_path_buf(),
+                At::Offset(second)
+            )]
+        );
     }
 
     #[test]

@@ -100,7 +100,7 @@ pub(super) enum Job {
         target: Option<PathBuf>,
     },
     /// JSON lines records, and their claim on the bytes read ahead.
-    Records(Vec<jsonl::Line>, mainline::source::jsonl::Ticket),
+    Records(jsonl::Lines, mainline::source::jsonl::Ticket),
     /// An input that could not be read, reported in its turn.
     Failed(PathBuf, anyhow::Error),
 }
@@ -209,15 +209,16 @@ pub(super) fn execute(job: Job, ctx: &Shared, out: &mut dyn Write) -> io::Result
         }
         Job::Records(lines, _ticket) => {
             let mut outcome = Outcome::default();
-            for line in lines {
+            for (origin, line) in lines.iter() {
                 let r = match line {
                     jsonl::Line::Record(line) => jsonl::record(
-                        &line,
+                        line,
+                        origin,
                         ctx.keep_html,
-                        |html, url| ctx.engine.record_text(html, url),
+                        |html, page| ctx.engine.record_text(html, page),
                         out,
                     )?,
-                    jsonl::Line::TooLong(bytes) => jsonl::too_long(bytes, ctx.max_record, out)?,
+                    jsonl::Line::TooLong(bytes) => jsonl::too_long(*bytes, ctx.max_record, out)?,
                 };
                 outcome.bytes += r.html_bytes;
                 if r.failed {
@@ -273,21 +274,21 @@ impl Engine {
     }
 
     /// The text of an HTML page from a WARC file (the kept lines joined by `\n`), and for
-    /// --format json or markdown the other fields of its record. The page's URL is `uri`
-    /// unless --url gives one.
+    /// --format json or markdown the other fields of its record. The page's URL is its
+    /// record's target URI unless --url gives one.
     pub(super) fn warc_text(
         &self,
         html: &mainline::warc::Html,
-        uri: Option<&str>,
+        page: Page<'_>,
     ) -> Result<(String, jsonl::Extra), String> {
         let template = match self {
             Engine::Model { site: Some(s), .. } => s.template(
-                uri.and_then(mainline::site::host).as_deref(),
+                page.get_url().and_then(mainline::site::host).as_deref(),
                 Some(&html.body),
             ),
             _ => None,
         };
-        let (text, mut fields) = self.record(html.page(uri), template)?;
+        let (text, mut fields) = self.record(page, template)?;
         fields.remove("url");
         Ok((text, fields))
     }
@@ -299,17 +300,17 @@ impl Engine {
     pub(super) fn record_text(
         &self,
         html: &jsonl::Html,
-        url: Option<&str>,
+        page: Page<'_>,
     ) -> Result<(String, jsonl::Extra), String> {
         let template = match self {
             Engine::Model { site: Some(s), .. } => {
                 // NOTE: site mode holds the record's page decoded as well, to know its
                 // host and whether it was learnt.
-                s.record_template(url, &html.decoded())
+                s.record_template(page.get_url(), &html.decoded())
             }
             _ => None,
         };
-        self.record(Page::json_string(html), template)
+        self.record(page, template)
     }
 
     /// The text of a page that a record holds, and the other fields of its record

@@ -16,8 +16,10 @@
 
 use std::io::{self, Write};
 
-use mainline::source::jsonl::{Fields, parse, url_of};
-pub use mainline::source::jsonl::{Html, Line};
+use mainline::source::jsonl::Record as JsonRecord;
+pub use mainline::source::jsonl::{Html, Line, Lines};
+use mainline::source::{Origin, Page};
+use serde_json::value::RawValue;
 
 /// What a record came to (its output line is written by [`record`] or [`too_long`]).
 pub struct Record {
@@ -30,10 +32,10 @@ pub struct Record {
 /// Fields a record gains besides "text" (with --format json: the page's metadata).
 pub type Extra = serde_json::Map<String, serde_json::Value>;
 
-/// Filters one input line (without its line end) with `text_of`, which gives the text of
-/// an HTML document (read from the record's html string as it is decoded) and the other
-/// fields the record gains, or why it has none; writes the output line, with its `\n`,
-/// to `out`.
+/// Filters one input line (without its line end), which is at `origin`, with `text_of`,
+/// which gives the text of the record's page (its html string, decoded piece by piece as
+/// it is read) and the other fields the record gains, or why it has none; writes the output
+/// line, with its `\n`, to `out`.
 ///
 /// NOTE: memory: the html string is decoded piece by piece as `text_of` reads it, and the
 /// output line is written straight from the input line and the text, so a record is held
@@ -43,11 +45,22 @@ pub type Extra = serde_json::Map<String, serde_json::Value>;
 /// When writing to `out` fails.
 pub fn record(
     line: &[u8],
+    origin: Origin<'_>,
     keep_html: bool,
-    text_of: impl FnOnce(&Html<'_>, Option<&str>) -> Result<(String, Extra), String>,
+    text_of: impl FnOnce(&Html<'_>, Page<'_>) -> Result<(String, Extra), String>,
     out: &mut dyn Write,
 ) -> io::Result<Record> {
-    finish(parse(line), keep_html, text_of, out)
+    let (fields, result, html_bytes) = match JsonRecord::parse(line, origin) {
+        Err(e) => (Vec::new(), Err(e), 0),
+        Ok(record) => {
+            let (result, n) = match (record.html(), record.page()) {
+                (Ok(html), Ok(page)) => (text_of(html, page), page.len() as u64),
+                (Err(e), _) | (_, Err(e)) => (Err(e.to_string()), 0),
+            };
+            (record.fields, result, n)
+        }
+    };
+    finish(&fields, keep_html, result, html_bytes, out)
 }
 
 /// Writes the output line of a record longer than the cap: its `bytes` were read and
@@ -56,48 +69,27 @@ pub fn record(
 /// # Errors
 /// When writing to `out` fails.
 pub fn too_long(bytes: u64, cap: usize, out: &mut dyn Write) -> io::Result<Record> {
-    finish(
-        Err(format!(
-            "the record is {bytes} bytes long, more than the {cap} bytes allowed \
-             (--max-record-bytes); skipped"
-        )),
-        false,
-        |_, _| Err(String::new()),
-        out,
-    )
+    let error = format!(
+        "the record is {bytes} bytes long, more than the {cap} bytes allowed \
+         (--max-record-bytes); skipped"
+    );
+    finish(&[], false, Err(error), 0, out)
 }
 
 fn finish(
-    parsed: Result<Fields<'_>, String>,
+    fields: &[(String, &RawValue)],
     keep_html: bool,
-    text_of: impl FnOnce(&Html<'_>, Option<&str>) -> Result<(String, Extra), String>,
+    result: Result<(String, Extra), String>,
+    html_bytes: u64,
     out: &mut dyn Write,
 ) -> io::Result<Record> {
-    let (fields, result, html_bytes) = match parsed {
-        Err(e) => (Vec::new(), Err(e), 0),
-        Ok(Fields(fields)) => {
-            let html = fields
-                .iter()
-                .find(|(k, _)| k == "html")
-                .map(|(_, v)| Html::new(v));
-            match html {
-                None => (fields, Err("the record has no html field".to_string()), 0),
-                Some(Err(e)) => (fields, Err(e), 0),
-                Some(Ok(html)) => {
-                    let n = html.decoded_len() as u64;
-                    let text = text_of(&html, url_of(&fields).as_deref());
-                    (fields, text, n)
-                }
-            }
-        }
-    };
     let no_extra = Extra::new();
     let extra = match &result {
         Ok((_, extra)) => extra,
         Err(_) => &no_extra,
     };
     out.write_all(b"{")?;
-    for (key, value) in &fields {
+    for (key, value) in fields {
         if key == "text"
             || key == "error"
             || (key == "html" && !keep_html)
@@ -149,7 +141,11 @@ mod tests {
     /// The output line of a record and what it came to.
     fn record_line(line: &[u8], keep_html: bool) -> (Vec<u8>, Record) {
         let mut out = Vec::new();
-        let r = record(line, keep_html, |h, _| upper(h), &mut out).unwrap();
+        let origin = Origin {
+            container: std::path::Path::new("-"),
+            at: mainline::source::At::Line(1),
+        };
+        let r = record(line, origin, keep_html, |h, _| upper(h), &mut out).unwrap();
         (out, r)
     }
 

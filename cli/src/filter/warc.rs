@@ -135,6 +135,7 @@ struct Outcome {
 fn execute(
     job: Batch,
     engine: &Engine,
+    inputs: &[PathBuf],
     options: &HtmlOptions,
     spares: &Spares,
     out: &mut dyn Write,
@@ -168,7 +169,10 @@ fn execute(
                         continue;
                     }
                 };
-                match source::read(&record, options, |html, uri| engine.warc_text(html, uri)) {
+                let container = &inputs[file];
+                match source::read(&record, options, container, |html, page| {
+                    engine.warc_text(html, page)
+                }) {
                     source::Outcome::Skipped(kind) => *o.skipped.entry(kind).or_default() += 1,
                     source::Outcome::Failed(e) => {
                         o.errors.push(e.to_string());
@@ -547,6 +551,7 @@ pub fn run(found: Vec<Found>, engine: Engine, settings: Settings) -> Result<Exit
         max_payload: settings.max_payload,
     };
     let jobs = Batches::new(inputs.clone(), settings.max_payload);
+    let names: Arc<[PathBuf]> = inputs.clone().into();
     let spares = jobs.spares();
     let progress =
         (!settings.quiet && io::stderr().is_terminal() && (to_file || !io::stdout().is_terminal()))
@@ -578,7 +583,10 @@ pub fn run(found: Vec<Found>, engine: Engine, settings: Settings) -> Result<Exit
             jobs,
             settings.threads,
             (4 * settings.threads).max(8),
-            move |job, out| (job.file(), execute(job, &engine, &options, &spares, out)),
+            move |job, out| {
+                let file = job.file();
+                (file, execute(job, &engine, &names, &options, &spares, out))
+            },
             |event| match event {
                 ordered::Event::Data(bytes) => sink.file(current)?.write_all(&bytes),
                 ordered::Event::Done((file, o)) => {
@@ -596,7 +604,7 @@ pub fn run(found: Vec<Found>, engine: Engine, settings: Settings) -> Result<Exit
         (|| {
             for job in jobs {
                 let file = job.file();
-                let o = execute(job, &engine, &options, &spares, sink.file(file)?);
+                let o = execute(job, &engine, &names, &options, &spares, sink.file(file)?);
                 consume(o, &mut sink)?;
             }
             Ok(())
