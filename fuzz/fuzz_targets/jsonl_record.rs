@@ -11,16 +11,16 @@ use std::io::BufReader;
 use std::path::Path;
 
 use libfuzzer_sys::fuzz_target;
-use mainline::source::jsonl::{Html, Line, PIECE, read_line};
-use mainline::source::{At, Origin};
+use mainline::source::jsonl::{Html, Line, PIECE, Record, read_line};
+use mainline::source::{At, Origin, Page};
 
 #[allow(dead_code, unused_imports)]
 #[path = "../../cli/src/filter/jsonl.rs"]
 mod jsonl;
 
-/// A stand-in for the filter: the text is the html (decoded piece by piece) upper-cased,
-/// empty html is an error.
-fn text_of(html: &Html) -> Result<(String, jsonl::Extra), String> {
+/// The pieces of a record's html: none empty or longer than [`PIECE`], their bytes the
+/// decoded length, UTF-8.
+fn check_pieces(html: &Html) {
     let mut text = Vec::new();
     html.pieces(|p| {
         assert!(!p.is_empty() && p.len() <= PIECE);
@@ -29,7 +29,13 @@ fn text_of(html: &Html) -> Result<(String, jsonl::Extra), String> {
     })
     .expect("collecting never fails");
     assert_eq!(text.len(), html.decoded_len());
-    let text = String::from_utf8(text).expect("decoded JSON text is UTF-8");
+    String::from_utf8(text).expect("decoded JSON text is UTF-8");
+}
+
+/// A stand-in for the filter: the text is the html upper-cased, empty html is an error.
+fn text_of(page: Page) -> Result<(String, jsonl::Extra), String> {
+    let text = page.decode().0;
+    assert_eq!(text.len(), page.len());
     if text.is_empty() {
         Err("no text".into())
     } else {
@@ -53,8 +59,14 @@ fuzz_target!(|data: &[u8]| {
                     container: Path::new("-"),
                     at: At::Line(lines as u64),
                 };
-                let r = jsonl::record(&line, origin, false, |h, _| text_of(h), &mut out)
-                    .expect("writing memory");
+                // The record's html as the command reads it, checked piece by piece.
+                if let Ok(record) = Record::parse(&line, origin) {
+                    if let Ok(html) = record.html() {
+                        check_pieces(html);
+                    }
+                }
+                let r =
+                    jsonl::record(&line, origin, false, text_of, &mut out).expect("writing memory");
                 input = Some(line);
                 r
             }

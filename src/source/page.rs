@@ -170,10 +170,12 @@ impl<'a> Page<'a> {
                 let encoding = crate::input::sniff_with_transport(b, true, self.charset).encoding;
                 (encoding.decode(b).0, encoding)
             }
-            Body::Text(h) => (
-                Cow::Owned(String::from_utf8_lossy(&h.decoded()).into_owned()),
-                encoding_rs::UTF_8,
-            ),
+            Body::Text(h) => {
+                // The pieces of a JSON string are UTF-8: one copy, not a check and a copy.
+                let text = String::from_utf8(h.decoded())
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+                (Cow::Owned(text), encoding_rs::UTF_8)
+            }
         }
     }
 

@@ -215,7 +215,7 @@ pub(super) fn execute(job: Job, ctx: &Shared, out: &mut dyn Write) -> io::Result
                         line,
                         origin,
                         ctx.keep_html,
-                        |html, page| ctx.engine.record_text(html, page),
+                        |page| ctx.engine.record_text(page),
                         out,
                     )?,
                     jsonl::Line::TooLong(bytes) => jsonl::too_long(*bytes, ctx.max_record, out)?,
@@ -297,16 +297,12 @@ impl Engine {
     /// for --format json or markdown the other fields of its record. In site mode the
     /// record's site is the host of --url, else of its `url` field, else of its canonical
     /// link, as the first pass took it ([`super::super::site::Learner`]).
-    pub(super) fn record_text(
-        &self,
-        html: &jsonl::Html,
-        page: Page<'_>,
-    ) -> Result<(String, jsonl::Extra), String> {
+    pub(super) fn record_text(&self, page: Page<'_>) -> Result<(String, jsonl::Extra), String> {
         let template = match self {
             Engine::Model { site: Some(s), .. } => {
                 // NOTE: site mode holds the record's page decoded as well, to know its
                 // host and whether it was learnt.
-                s.record_template(page.get_url(), &html.decoded())
+                s.record_template(page.get_url(), page.decode().0.as_bytes())
             }
             _ => None,
         };

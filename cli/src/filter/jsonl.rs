@@ -17,7 +17,7 @@
 use std::io::{self, Write};
 
 use mainline::source::jsonl::Record as JsonRecord;
-pub use mainline::source::jsonl::{Html, Line, Lines};
+pub use mainline::source::jsonl::{Line, Lines};
 use mainline::source::{Origin, Page};
 use serde_json::value::RawValue;
 
@@ -47,15 +47,15 @@ pub fn record(
     line: &[u8],
     origin: Origin<'_>,
     keep_html: bool,
-    text_of: impl FnOnce(&Html<'_>, Page<'_>) -> Result<(String, Extra), String>,
+    text_of: impl FnOnce(Page<'_>) -> Result<(String, Extra), String>,
     out: &mut dyn Write,
 ) -> io::Result<Record> {
     let (fields, result, html_bytes) = match JsonRecord::parse(line, origin) {
         Err(e) => (Vec::new(), Err(e), 0),
         Ok(record) => {
-            let (result, n) = match (record.html(), record.page()) {
-                (Ok(html), Ok(page)) => (text_of(html, page), page.len() as u64),
-                (Err(e), _) | (_, Err(e)) => (Err(e.to_string()), 0),
+            let (result, n) = match record.page() {
+                Ok(page) => (text_of(page), page.len() as u64),
+                Err(e) => (Err(e.to_string()), 0),
             };
             (record.fields, result, n)
         }
@@ -129,8 +129,8 @@ fn write_str(out: &mut dyn Write, s: &str) -> io::Result<()> {
 mod tests {
     use super::*;
 
-    fn upper(html: &Html) -> Result<(String, Extra), String> {
-        let html = String::from_utf8(html.decoded()).unwrap();
+    fn upper(page: Page<'_>) -> Result<(String, Extra), String> {
+        let html = page.decode().0;
         if html.is_empty() {
             Err("nothing".into())
         } else {
@@ -145,7 +145,7 @@ mod tests {
             container: std::path::Path::new("-"),
             at: mainline::source::At::Line(1),
         };
-        let r = record(line, origin, keep_html, |h, _| upper(h), &mut out).unwrap();
+        let r = record(line, origin, keep_html, upper, &mut out).unwrap();
         (out, r)
     }
 
