@@ -196,6 +196,7 @@ pub fn small_stack_params(lookahead: usize, page: bool) -> (TrainParams, StackPa
         threshold_rows: crate::train::ThresholdRows::Validation,
         threshold_objective: None,
         augment_stages: crate::train::AugmentStages::Both,
+        word_weight: 0.0,
     };
     (params, stack)
 }

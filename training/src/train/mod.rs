@@ -281,6 +281,16 @@ fn train_rows_towards(
     let weights = params
         .site_lines
         .map(|cap| site_weights(data, train_rows, cap));
+    let weights = if params.word_weight == 0.0 {
+        weights
+    } else {
+        Some(word_weights(
+            data,
+            train_rows,
+            weights.as_deref(),
+            params.word_weight,
+        )?)
+    };
     let (kind, epochs_run, best_epoch, train_loss, val_loss) = match params.model {
         ModelType::Logistic => {
             let kind = logistic::fit(z_train.view(), &y_train, params)?;
@@ -432,6 +442,41 @@ fn site_weights(data: &Dataset, rows: &[usize], cap: usize) -> Vec<f32> {
         .collect();
     let mean = raw.iter().sum::<f64>() / raw.len().max(1) as f64;
     raw.iter().map(|w| (w / mean) as f32).collect()
+}
+
+/// Loss weight of each training row: its weight in `weights` (1 without) times
+/// `(1 + words)^a`, the words read from the row's `ln_words` input (`line_ln_words` in a
+/// second stage's rows), scaled to a mean of 1 (see [`TrainParams::word_weight`]).
+fn word_weights(
+    data: &Dataset,
+    rows: &[usize],
+    weights: Option<&[f32]>,
+    a: f64,
+) -> Result<Vec<f32>> {
+    let name =
+        mainline::internals::features::BASE[mainline::internals::features::column::LN_WORDS].0;
+    let Some(col) = data
+        .feature_index(&format!(
+            "{}{name}",
+            mainline::internals::second_stage::LINE_PREFIX
+        ))
+        .or_else(|| data.feature_index(name))
+    else {
+        return Err(Error::Training(format!(
+            "word_weight needs each line's {name} input, which these features lack: train on \
+             the full features (features = \"full\"; for a second stage, features = \"base\")"
+        )));
+    };
+    let raw: Vec<f64> = rows
+        .iter()
+        .enumerate()
+        .map(|(k, &r)| {
+            let w = weights.map_or(1.0, |w| f64::from(w[k]));
+            w * (a * f64::from(data.x[[r, col]])).exp()
+        })
+        .collect();
+    let mean = raw.iter().sum::<f64>() / raw.len().max(1) as f64;
+    Ok(raw.iter().map(|w| (w / mean) as f32).collect())
 }
 
 fn single_class(y: &[bool]) -> Option<&'static str> {
@@ -651,6 +696,54 @@ mod tests {
         assert_eq!(model.provenance.data, "toy");
         assert_eq!(model.provenance.params["model"], "logistic");
         assert_eq!(model.scaler.std[2], 1.0);
+    }
+
+    #[test]
+    fn word_weights_grow_with_a_lines_words_and_keep_a_mean_of_one() {
+        let mut data = toy(4, 2);
+        data.features[1] = "ln_words".into();
+        for (i, words) in [0.0f32, 3.0, 8.0, 99.0].into_iter().enumerate() {
+            data.x[[i, 1]] = words.ln_1p();
+        }
+        let rows = [0, 1, 2, 3];
+        let w = word_weights(&data, &rows, None, 0.5).unwrap();
+        let mean = w.iter().sum::<f32>() / 4.0;
+        assert!((mean - 1.0).abs() < 1e-6, "{w:?}");
+        // (1 + 3)^0.5 = 2, (1 + 8)^0.5 = 3, (1 + 99)^0.5 = 10 times the weight of a line
+        // without words.
+        for (k, ratio) in [(1, 2.0), (2, 3.0), (3, 10.0)] {
+            assert!((w[k] / w[0] - ratio).abs() < 1e-4, "{w:?}");
+        }
+        // A site's weight multiplies the line's.
+        let site = [2.0, 1.0, 1.0, 1.0];
+        let ws = word_weights(&data, &rows, Some(&site), 0.5).unwrap();
+        assert!((ws[0] / ws[1] - 1.0).abs() < 1e-4, "{ws:?}");
+        // A second stage's rows name the input with the line prefix.
+        data.features[1] = "line_ln_words".into();
+        assert_eq!(word_weights(&data, &rows, None, 0.5).unwrap(), w);
+    }
+
+    #[test]
+    fn word_weights_need_the_words_input_and_a_learner_that_takes_weights() {
+        let data = toy(200, 5);
+        let msg = training_error(&data, &TrainParams::default().word_weight(0.5));
+        assert!(
+            msg.contains("word_weight needs each line's ln_words input"),
+            "{msg}"
+        );
+        let msg = training_error(
+            &data,
+            &TrainParams::new(ModelType::Logistic).word_weight(0.5),
+        );
+        assert!(
+            msg.starts_with("word weights (word_weight) need an MLP"),
+            "{msg}"
+        );
+        let msg = training_error(&data, &TrainParams::default().word_weight(f64::NAN));
+        assert!(
+            msg.starts_with("word_weight must be between 0 and 2"),
+            "{msg}"
+        );
     }
 
     #[test]

@@ -75,6 +75,10 @@ pub struct Recipe {
     pub balance_classes: bool,
     /// MLP and trees: a site counts as at most this many lines in the loss.
     pub site_lines: Option<usize>,
+    /// MLP and trees: each line weighted by `(1 + words)^word_weight` in the first stage's
+    /// loss (0, the default: every line alike; see [`TrainParams::word_weight`]).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub word_weight: f64,
     /// Leave the pages whose gold text aligned poorly with their lines out of training.
     pub skip_poorly_aligned: bool,
     /// Page variants whose rows (in a CSV of `mainline label --augment`) train beside the
@@ -145,6 +149,10 @@ pub struct StackRecipe {
     /// What its threshold maximises, `f1` or `accuracy` (default: the first stage's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub threshold_objective: Option<ThresholdObjective>,
+    /// Each line weighted by `(1 + words)^word_weight` in the second stage's loss (0, the
+    /// default: every line alike; see [`TrainParams::word_weight`]).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub word_weight: f64,
 }
 
 impl Default for Recipe {
@@ -166,6 +174,7 @@ impl Default for Recipe {
             l2: p.l2,
             balance_classes: p.balance_classes,
             site_lines: p.site_lines,
+            word_weight: p.word_weight,
             skip_poorly_aligned: false,
             augment: Vec::new(),
             augment_share: 1.0,
@@ -200,6 +209,7 @@ impl Default for StackRecipe {
             distill: p.distill,
             threshold_rows: p.threshold_rows,
             threshold_objective: p.threshold_objective,
+            word_weight: p.word_weight,
         }
     }
 }
@@ -272,7 +282,16 @@ impl Recipe {
                 self.augment_stages.name()
             ));
         }
+        let word_weight = |name: &str, w: f64| {
+            if w.is_finite() && (0.0..=2.0).contains(&w) {
+                Ok(())
+            } else {
+                bad(format!("{name} must be between 0 and 2, got {w}"))
+            }
+        };
+        word_weight("word_weight", self.word_weight)?;
         if let Some(s) = &self.stack {
+            word_weight("stack.word_weight", s.word_weight)?;
             if s.lookahead > mainline::internals::second_stage::MAX_LOOKAHEAD {
                 return bad(format!(
                     "stack.lookahead must be at most {}, got {}",
@@ -313,6 +332,7 @@ impl Recipe {
             .l2(self.l2)
             .balance_classes(self.balance_classes)
             .site_lines(self.site_lines)
+            .word_weight(self.word_weight)
             .val_fraction(self.val_fraction)
             .seed(self.seed)
             .max_iterations(self.max_iterations)
@@ -348,6 +368,7 @@ impl Recipe {
             threshold_rows: s.threshold_rows,
             threshold_objective: s.threshold_objective,
             augment_stages: self.augment_stages,
+            word_weight: s.word_weight,
         })
     }
 
@@ -355,6 +376,10 @@ impl Recipe {
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or_default()
     }
+}
+
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
 }
 
 fn is_one(v: &f64) -> bool {
@@ -435,16 +460,20 @@ mod tests {
         assert!(err("[stack]\nwidth = 3").contains("width"));
         assert!(err("augment_stages = \"first\"").contains("first"));
         assert!(err("augment_stages = \"second\"").contains("[stack]"));
+        assert!(err("word_weight = -1.0").contains("word_weight"));
+        assert!(err("[stack]\nword_weight = 3.0").contains("stack.word_weight"));
     }
 
     #[test]
     fn a_stack_table_gives_second_stage_parameters() {
         let r = Recipe::from_toml(
             "[stack]\nlookahead = 4\npage = true\nfeatures = \"base\"\nensemble = 3\n\
-             threshold_objective = \"accuracy\"\nthreshold_rows = \"all\"",
+             threshold_objective = \"accuracy\"\nthreshold_rows = \"all\"\nword_weight = 0.5",
         )
         .unwrap();
+        assert_eq!(r.train_params().word_weight, 0.0);
         let s = r.stack_params().unwrap();
+        assert_eq!(s.word_weight, 0.5);
         assert_eq!(s.lookahead, 4);
         assert!(s.page);
         assert_eq!(s.base.len(), features::BASE.len());

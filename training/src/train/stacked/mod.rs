@@ -78,6 +78,10 @@ pub struct StackParams {
     /// the inner folds) on the rows as written alone, split into the same folds and sides as
     /// without the variants, and scores the variant rows out of fold for the second stage.
     pub augment_stages: AugmentStages,
+    /// The second stage's [`TrainParams::word_weight`]: each training line weighted by
+    /// `(1 + words)^word_weight` in its loss. 0: every line alike (the first stage's is
+    /// [`TrainParams::word_weight`]).
+    pub word_weight: f64,
 }
 
 impl Default for StackParams {
@@ -100,6 +104,7 @@ impl Default for StackParams {
             threshold_rows: ThresholdRows::Validation,
             threshold_objective: None,
             augment_stages: AugmentStages::Both,
+            word_weight: 0.0,
         }
     }
 }
@@ -128,6 +133,9 @@ impl StackParams {
         }
         if self.augment_stages != AugmentStages::Both {
             json["augment_stages"] = serde_json::json!(self.augment_stages);
+        }
+        if self.word_weight != 0.0 {
+            json["word_weight"] = serde_json::json!(self.word_weight);
         }
         json
     }
@@ -187,6 +195,7 @@ pub fn train_stacked(
     p2.model = stack_params.model;
     p2.hidden = stack_params.hidden.clone();
     p2.context = 0;
+    p2.word_weight = stack_params.word_weight;
     p2.threshold_rows = stack_params.threshold_rows;
     p2.threshold_objective = stack_params
         .threshold_objective
