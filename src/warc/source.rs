@@ -431,6 +431,16 @@ impl<R: Read> Source<R> {
                 self.trailer()?;
                 return Ok(out.len() - start);
             }
+            if self.pos == self.buf.len() && self.eof && out.len() < out.capacity() {
+                // All the input is read, there was room for more output and the deflate
+                // data has not ended: the member is cut short. Said now, with the bytes
+                // it gave (the last of which may be garbled), so that a record read from
+                // them is reported as the damage, not as a bad record and then the damage.
+                self.state = State::Broken;
+                return Err(Fault::Corrupt(
+                    "the file ends inside it (it is cut short)".into(),
+                ));
+            }
             if produced > 0 && out.len() - start >= want.min(1) {
                 self.crc.update(&out[start..]);
                 return Ok(out.len() - start);

@@ -143,11 +143,13 @@ fn chunked(b: &mut Bytes, page: &[u8], bad: bool) -> Vec<u8> {
 pub fn build(input: &[u8]) -> Case {
     let mut b = Bytes(input);
     let count = 1 + b.below(6);
-    let mut stream = Vec::new();
     let mut records = Vec::new();
     let mut damage = 0;
-    // Record starts, for member splits at record boundaries.
+    // Each record as its parts: the garbage before it, its kind, its block and what
+    // follows the block (CRLF CRLF or one line end), the Content-Length its header says.
+    let mut parts: Vec<(Vec<u8>, &'static str, Vec<u8>, &'static [u8], i64)> = Vec::new();
     for i in 0..count {
+        let mut garbage = Vec::new();
         if b.below(8) == 0 {
             // Garbage lines between records.
             let len = 1 + b.below(30);
@@ -157,7 +159,7 @@ pub fn build(input: &[u8]) -> Case {
             }
             g.extend_from_slice(b"\r\n");
             // (Garbage that starts with white space then text is one error too.)
-            stream.extend_from_slice(&g);
+            garbage = g;
             damage += 1;
         }
         let id = format!("<urn:uuid:{i}>");
@@ -185,88 +187,57 @@ pub fn build(input: &[u8]) -> Case {
             _ => 0,
         };
         let bad_trailer = alter == 3 && b.below(2) == 0;
-        let start = stream.len();
         let kind = if response { "response" } else { "request" };
         let length = (block.len() as i64 + delta).max(0);
-        let head = format!(
-            "WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Record-ID: {id}\r\n\
-             WARC-Target-URI: https://example.org/{i}\r\nContent-Length: {length}\r\n\r\n"
-        );
-        stream.extend_from_slice(head.as_bytes());
-        let block_at = stream.len();
-        stream.extend_from_slice(&block);
-        stream.extend_from_slice(if bad_trailer { b"\r\n" } else { b"\r\n\r\n" });
         let altered = length != block.len() as i64 || bad_trailer;
         if altered {
             damage += 1;
         }
-        records.push((
-            Generated {
-                id,
-                block,
-                page,
-                bad_chunks,
-                span: start..stream.len(),
-                altered,
-            },
-            block_at,
-            length,
-        ));
+        let trailer: &'static [u8] = if bad_trailer { b"\r\n" } else { b"\r\n\r\n" };
+        records.push(Generated {
+            id,
+            block: block.clone(),
+            page,
+            bad_chunks,
+            span: 0..0,
+            altered,
+        });
+        parts.push((garbage, kind, block, trailer, length));
     }
     // An altered length must not end where CRLF CRLF follows (see the module
-    // documentation): grow it until it does not, rewriting the header (its length in
-    // digits may change, and the records after it move).
-    let mut out_records: Vec<Generated> = Vec::new();
-    let mut rebuilt = Vec::new();
-    let mut shift: i64 = 0;
-    let mut last = 0;
-    for (mut g, block_at, length) in records {
-        let start = (g.span.start as i64 + shift) as usize;
-        rebuilt.extend_from_slice(&stream[last..g.span.start]);
-        last = g.span.end;
-        if !g.altered || length == g.block.len() as i64 {
-            let len = g.span.len();
-            rebuilt.extend_from_slice(&stream[g.span.clone()]);
-            g.span = start..start + len;
-            out_records.push(g);
-            continue;
-        }
-        let mut length = length;
-        let kind = if g.page.is_some() {
-            "response"
-        } else {
-            "request"
-        };
-        let i = out_records.len();
-        let id = g.id.clone();
-        let own = &stream[g.span.clone()];
-        let head_len = block_at - g.span.start;
-        let tail = &own[head_len..];
-        loop {
-            let head = format!(
+    // documentation): grow it until it does not. A header's length in digits may change,
+    // which moves what follows and so where the lengths before it end: the file is built
+    // again until no altered length ends there.
+    let stream = loop {
+        let mut stream = Vec::new();
+        let mut ends = Vec::new();
+        for (i, (garbage, kind, block, trailer, length)) in parts.iter().enumerate() {
+            stream.extend_from_slice(garbage);
+            let start = stream.len();
+            let id = &records[i].id;
+            write!(
+                stream,
                 "WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Record-ID: {id}\r\n\
                  WARC-Target-URI: https://example.org/{i}\r\nContent-Length: {length}\r\n\r\n"
-            );
-            let mut candidate = rebuilt.clone();
-            candidate.extend_from_slice(head.as_bytes());
-            let end = candidate.len() + length as usize;
-            candidate.extend_from_slice(tail);
-            candidate.extend_from_slice(&stream[last..]);
-            if candidate.get(end..end + 4) != Some(&b"\r\n\r\n"[..]) {
-                let added = head.len() as i64 - head_len as i64;
-                rebuilt.extend_from_slice(head.as_bytes());
-                rebuilt.extend_from_slice(tail);
-                shift += added;
-                g.span = start..start + head.len() + tail.len();
-                break;
-            }
-            length += 1;
+            )
+            .unwrap();
+            ends.push(stream.len() + *length as usize);
+            stream.extend_from_slice(block);
+            stream.extend_from_slice(trailer);
+            records[i].span = start..stream.len();
         }
-        out_records.push(g);
-    }
-    rebuilt.extend_from_slice(&stream[last..]);
-    let stream = rebuilt;
-    let records = out_records;
+        let mut grown = false;
+        for (i, end) in ends.into_iter().enumerate() {
+            let (_, _, block, _, length) = &mut parts[i];
+            if *length != block.len() as i64 && stream.get(end..end + 4) == Some(&b"\r\n\r\n"[..]) {
+                *length += 1;
+                grown = true;
+            }
+        }
+        if !grown {
+            break stream;
+        }
+    };
 
     let layout = b.below(4);
     let mut damaged = Vec::new();
