@@ -719,11 +719,13 @@ impl PageTemplate {
     /// Whether a match is template enough to drop a kept line scored `score` at
     /// `threshold`.
     fn drops(&self, m: &Match, score: f32) -> bool {
+        self.is_template(m) && score < self.threshold_for(m.of)
+    }
+
+    /// Whether a line is on enough of the other pages to be the site's template.
+    fn is_template(&self, m: &Match) -> bool {
         let s = &self.settings;
-        m.of >= s.min_pages
-            && m.pages >= s.min_pages
-            && m.pages as f32 >= s.min_share * m.of as f32
-            && score < self.threshold_for(m.of)
+        m.of >= s.min_pages && m.pages >= s.min_pages && m.pages as f32 >= s.min_share * m.of as f32
     }
 
     fn threshold_for(&self, others: u32) -> f32 {
@@ -772,7 +774,9 @@ impl PageTemplate {
     ///   the card's features), a line of code among the page's own lines.
     ///
     /// Lists that are template (a menu, a most-read list) repeat as a whole, each line
-    /// once, and are still dropped.
+    /// once, and are still dropped. Nothing is dropped from a block all of whose kept lines
+    /// are template, nor when that would drop more than
+    /// [`Settings::max_dropped_share`] of its kept text.
     #[doc(hidden)]
     pub fn veto_fingerprints(
         &self,
@@ -801,10 +805,17 @@ impl PageTemplate {
         let candidate = |m: &Option<Match>, &(score, keep): &(f32, bool)| {
             keep && m.is_some_and(|m| self.drops(&m, score - threshold))
         };
+        // A block whose kept text is all template has nothing of its own to tell the
+        // template from (a site that prints the same notice on every page): nothing is
+        // dropped from it.
         if !matches
             .iter()
             .zip(decided.iter())
             .any(|(m, d)| candidate(m, d))
+            || matches
+                .iter()
+                .zip(decided.iter())
+                .all(|(m, &(_, keep))| !keep || m.is_some_and(|m| self.is_template(&m)))
         {
             return;
         }

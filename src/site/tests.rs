@@ -291,6 +291,38 @@ fn sites_beyond_the_memory_cap_are_not_learnt() {
 }
 
 #[test]
+fn a_block_whose_kept_lines_are_all_template_keeps_them() {
+    // Five pages learnt, each with lines 1 and 2.
+    let mut table = SiteTable::new();
+    for page in 0..5u64 {
+        table.add_page(page, [1, 2]);
+    }
+    let template = PageTemplate {
+        table: Arc::new(table),
+        own: false,
+        settings: Settings::default(),
+    };
+    let line = |near, text| SiteLine {
+        text_bytes: 20,
+        near,
+        text,
+    };
+    // Line 1 kept just above the threshold (a template line the margin drops), line 2 far
+    // above it (kept whatever the template says), then maybe a line of the page's own.
+    let veto = |fps: &[u64]| {
+        let fps: Vec<Option<u64>> = fps.iter().map(|&f| Some(f)).collect();
+        let lines: Vec<SiteLine> = (0..fps.len() as u32).map(|i| line(i, i)).collect();
+        let mut decided = vec![(0.1, true), (0.9, true), (0.9, true)];
+        decided.truncate(fps.len());
+        let mut matches = Vec::new();
+        template.veto_fingerprints(&fps, &lines, &mut decided, 0.0, &mut matches);
+        decided.iter().map(|d| d.1).collect::<Vec<bool>>()
+    };
+    assert_eq!(veto(&[1, 2]), [true, true]);
+    assert_eq!(veto(&[1, 2, 900]), [false, true, true]);
+}
+
+#[test]
 fn fields_and_labels_of_the_pages_own_items_are_kept() {
     // Five pages learnt, each with two menu lines (1, 2), a field label (3) and a rating
     // line of the shop's cards (4), digits aside.
