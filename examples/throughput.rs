@@ -9,8 +9,9 @@
 //! lol_html with no handlers, lol_html with element + text handlers on "*", lol_html with
 //! the handlers the splitter registers, the line splitter, feature extraction and model
 //! scoring (on lines and rows prepared beforehand), and the whole filter with the fixed
-//! threshold and with the built-in model, and with the built-in model writing Markdown
-//! and JSON documents. Prints MB/s of uncompressed HTML (1 MB = 10^6
+//! threshold and with the built-in model, the filter as the command runs it (64 KiB
+//! reads, text written as lines are decided, one extractor for all pages), and with the
+//! built-in model writing Markdown and JSON documents. Prints MB/s of uncompressed HTML (1 MB = 10^6
 //! bytes) and the ratio to lol_html with element + text handlers; the best of `--rounds`
 //! runs. `ONLY=text` runs only the stages whose name contains `text` (for profiling one
 //! stage). The stages are those of `benches/throughput.rs`.
@@ -134,6 +135,21 @@ fn main() {
             || pages.iter().for_each(|p| stages::filter(p, scorer)),
         );
     }
+    // As the command runs it: 64 KiB reads, text written as lines are decided.
+    let options = mainline::Options::new();
+    let mut ex = mainline::output::Sink::new(&options, None).extractor();
+    let mut out = Vec::new();
+    time(
+        "mainline filter command, built-in model",
+        bytes,
+        rounds,
+        et,
+        || {
+            pages
+                .iter()
+                .for_each(|p| stages::command(p, &options, &mut ex, &mut out))
+        },
+    );
     let (_, model) = &scorers[1];
     time(
         "mainline filter, markdown, built-in model",

@@ -148,6 +148,27 @@ pub fn filter(page: &[u8], scorer: &Arc<dyn Scorer>) {
     }
 }
 
+/// The filter as `mainline filter` runs it on a file: the page written in the command's
+/// 64 KiB reads, the lines decided so far written as text after each (into `out`, as the
+/// command writes into its buffered standard output), with one extractor kept from page to
+/// page and reset after each, which takes the written lines' buffers back. Unlike
+/// [`filter`], memory holds only the lines not yet decided, whatever the page's size.
+pub fn command(page: &[u8], options: &mainline::Options, ex: &mut Extractor, out: &mut Vec<u8>) {
+    let mut sink = mainline::output::Sink::new(options, None);
+    sink.ready(ex);
+    for piece in page.chunks(64 * 1024) {
+        ex.write(piece).expect("the filter accepts the page");
+        sink.take(ex, out).expect("writing into memory");
+        std::hint::black_box(&*out);
+        out.clear();
+    }
+    ex.end().expect("the filter accepts the page");
+    sink.finish(ex, out).expect("writing into memory");
+    std::hint::black_box(&*out);
+    out.clear();
+    ex.reset();
+}
+
 /// The streaming filter writing Markdown as `filter --format markdown` does: lines with
 /// their structure, the kept lines rendered as they are decided (without `--links` and
 /// `--images`, which need the head's metadata for the base URL).
