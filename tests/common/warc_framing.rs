@@ -139,15 +139,25 @@ fn chunked(b: &mut Bytes, page: &[u8], bad: bool) -> Vec<u8> {
     out
 }
 
+/// A generated record as its parts, before the file is put together.
+struct Parts {
+    /// Garbage lines before the record.
+    garbage: Vec<u8>,
+    kind: &'static str,
+    block: Vec<u8>,
+    /// What follows the block: CRLF CRLF, or one line end.
+    trailer: &'static [u8],
+    /// The Content-Length its header says.
+    length: i64,
+}
+
 /// Builds a case from any bytes.
 pub fn build(input: &[u8]) -> Case {
     let mut b = Bytes(input);
     let count = 1 + b.below(6);
     let mut records = Vec::new();
     let mut damage = 0;
-    // Each record as its parts: the garbage before it, its kind, its block and what
-    // follows the block (CRLF CRLF or one line end), the Content-Length its header says.
-    let mut parts: Vec<(Vec<u8>, &'static str, Vec<u8>, &'static [u8], i64)> = Vec::new();
+    let mut parts: Vec<Parts> = Vec::new();
     for i in 0..count {
         let mut garbage = Vec::new();
         if b.below(8) == 0 {
@@ -202,7 +212,13 @@ pub fn build(input: &[u8]) -> Case {
             span: 0..0,
             altered,
         });
-        parts.push((garbage, kind, block, trailer, length));
+        parts.push(Parts {
+            garbage,
+            kind,
+            block,
+            trailer,
+            length,
+        });
     }
     // An altered length must not end where CRLF CRLF follows (see the module
     // documentation): grow it until it does not. A header's length in digits may change,
@@ -211,8 +227,9 @@ pub fn build(input: &[u8]) -> Case {
     let stream = loop {
         let mut stream = Vec::new();
         let mut ends = Vec::new();
-        for (i, (garbage, kind, block, trailer, length)) in parts.iter().enumerate() {
-            stream.extend_from_slice(garbage);
+        for (i, p) in parts.iter().enumerate() {
+            let (kind, length) = (p.kind, p.length);
+            stream.extend_from_slice(&p.garbage);
             let start = stream.len();
             let id = &records[i].id;
             write!(
@@ -221,16 +238,18 @@ pub fn build(input: &[u8]) -> Case {
                  WARC-Target-URI: https://example.org/{i}\r\nContent-Length: {length}\r\n\r\n"
             )
             .unwrap();
-            ends.push(stream.len() + *length as usize);
-            stream.extend_from_slice(block);
-            stream.extend_from_slice(trailer);
+            ends.push(stream.len() + length as usize);
+            stream.extend_from_slice(&p.block);
+            stream.extend_from_slice(p.trailer);
             records[i].span = start..stream.len();
         }
         let mut grown = false;
         for (i, end) in ends.into_iter().enumerate() {
-            let (_, _, block, _, length) = &mut parts[i];
-            if *length != block.len() as i64 && stream.get(end..end + 4) == Some(&b"\r\n\r\n"[..]) {
-                *length += 1;
+            let p = &mut parts[i];
+            if p.length != p.block.len() as i64
+                && stream.get(end..end + 4) == Some(&b"\r\n\r\n"[..])
+            {
+                p.length += 1;
                 grown = true;
             }
         }
