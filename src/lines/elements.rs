@@ -546,8 +546,15 @@ fn attr_value<'b>(
     let raw = attr
         .value
         .map_or(&b""[..], |(start, end)| bytes(start, end));
+    // NOTE: a UTF-8 page's valid value is what decoding gives too, but for a byte order
+    // mark at its start (which decoding drops); other encodings borrow ASCII values only.
+    let borrowed = if encoding == encoding_rs::UTF_8 {
+        !raw.starts_with(b"\xEF\xBB\xBF")
+    } else {
+        raw.is_ascii()
+    };
     match std::str::from_utf8(raw) {
-        Ok(value) if raw.is_ascii() => Cow::Borrowed(value),
+        Ok(value) if borrowed => Cow::Borrowed(value),
         _ => Cow::Owned(encoding.decode(raw).0.into_owned()),
     }
 }
