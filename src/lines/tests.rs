@@ -579,6 +579,18 @@ fn a_legacy_encoding_reads_bytes_that_look_like_utf8_in_that_encoding() {
     assert_eq!(lines[1].ancestors, [Arc::from("div.x\u{c3}\u{a9}")]);
 }
 
+/// In a UTF-8 page an attribute's value is read as UTF-8: a valid one as it is, one with
+/// a byte order mark at its start without it (as decoding reads it), an invalid one with
+/// replacement characters.
+#[test]
+fn a_utf8_page_reads_attribute_values_as_utf8() {
+    let html = b"<meta charset=utf-8><div class=\"caf\xc3\xa9\"><p>one</p></div>\
+        <div class=\"\xef\xbb\xbfbom\"><p>two</p></div><div class=\"x\xe9y\"><p>three</p></div>";
+    let lines = split(html).unwrap();
+    let ancestors: Vec<&str> = lines.iter().map(|l| &*l.ancestors[0]).collect();
+    assert_eq!(ancestors, ["div.caf\u{e9}", "div.bom", "div.x\u{fffd}y"]);
+}
+
 /// After `<plaintext>` everything is text as it stands: character references are not
 /// decoded.
 #[test]
