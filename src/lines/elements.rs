@@ -511,7 +511,9 @@ pub(super) fn tag_name<'a>(
     encoding: &'static Encoding,
     buf: &'a mut [u8; 32],
 ) -> Cow<'a, str> {
-    if raw.len() <= buf.len() && raw.is_ascii() {
+    // NOTE: in a UTF-8 page a valid name lower-cased byte by byte is what decoding gives
+    // lower-cased (one check of the bytes, not two); other encodings take ASCII names.
+    if raw.len() <= buf.len() && (encoding == encoding_rs::UTF_8 || raw.is_ascii()) {
         let buf = &mut buf[..raw.len()];
         for (d, &b) in buf.iter_mut().zip(raw) {
             *d = b.to_ascii_lowercase();
