@@ -290,28 +290,37 @@ fn sites_beyond_the_memory_cap_are_not_learnt() {
     assert!(p.page("c", b"").is_none());
 }
 
-#[test]
-fn a_block_whose_kept_lines_are_all_template_keeps_them() {
-    // Five pages learnt, each with lines 1 and 2.
+/// The template of five learnt pages, each with the lines of fingerprints `fps`.
+fn five_pages_of(fps: &[u64]) -> PageTemplate {
     let mut table = SiteTable::new();
     for page in 0..5u64 {
-        table.add_page(page, [1, 2]);
+        table.add_page(page, fps.iter().copied());
     }
-    let template = PageTemplate {
+    PageTemplate {
         table: Arc::new(table),
         own: false,
         settings: Settings::default(),
-    };
-    let line = |near, text| SiteLine {
+    }
+}
+
+/// A line of 20 bytes of text with the near structure `near` and the text hash `text`.
+fn site_line(near: u32, text: u32) -> SiteLine {
+    SiteLine {
         text_bytes: 20,
         near,
         text,
-    };
+    }
+}
+
+#[test]
+fn a_block_whose_kept_lines_are_all_template_keeps_them() {
+    // Five pages learnt, each with lines 1 and 2.
+    let template = five_pages_of(&[1, 2]);
     // Line 1 kept just above the threshold (a template line the margin drops), line 2 far
     // above it (kept whatever the template says), then maybe a line of the page's own.
     let veto = |fps: &[u64]| {
         let fps: Vec<Option<u64>> = fps.iter().map(|&f| Some(f)).collect();
-        let lines: Vec<SiteLine> = (0..fps.len() as u32).map(|i| line(i, i)).collect();
+        let lines: Vec<SiteLine> = (0..fps.len() as u32).map(|i| site_line(i, i)).collect();
         let mut decided = vec![(0.1, true), (0.9, true), (0.9, true)];
         decided.truncate(fps.len());
         let mut matches = Vec::new();
@@ -326,20 +335,8 @@ fn a_block_whose_kept_lines_are_all_template_keeps_them() {
 fn fields_and_labels_of_the_pages_own_items_are_kept() {
     // Five pages learnt, each with two menu lines (1, 2), a field label (3) and a rating
     // line of the shop's cards (4), digits aside.
-    let mut table = SiteTable::new();
-    for page in 0..5u64 {
-        table.add_page(page, [1, 2, 3, 4]);
-    }
-    let template = PageTemplate {
-        table: Arc::new(table),
-        own: false,
-        settings: Settings::default(),
-    };
-    let line = |near, text| SiteLine {
-        text_bytes: 20,
-        near,
-        text,
-    };
+    let template = five_pages_of(&[1, 2, 3, 4]);
+    let line = site_line;
     let veto = |fps: &[u64], lines: &[SiteLine]| {
         let fps: Vec<Option<u64>> = fps.iter().map(|&f| Some(f)).collect();
         // Every line kept, just above the threshold: not strong enough to outweigh the

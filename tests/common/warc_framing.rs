@@ -139,12 +139,11 @@ fn chunked(b: &mut Bytes, page: &[u8], bad: bool) -> Vec<u8> {
     out
 }
 
-/// A generated record as its parts, before the file is put together.
+/// What a generated record's bytes are made of besides its id and block (kept in its
+/// [`Generated`]), before the file is put together.
 struct Parts {
     /// Garbage lines before the record.
     garbage: Vec<u8>,
-    kind: &'static str,
-    block: Vec<u8>,
     /// What follows the block: CRLF CRLF, or one line end.
     trailer: &'static [u8],
     /// The Content-Length its header says.
@@ -197,7 +196,6 @@ pub fn build(input: &[u8]) -> Case {
             _ => 0,
         };
         let bad_trailer = alter == 3 && b.below(2) == 0;
-        let kind = if response { "response" } else { "request" };
         let length = (block.len() as i64 + delta).max(0);
         let altered = length != block.len() as i64 || bad_trailer;
         if altered {
@@ -206,7 +204,7 @@ pub fn build(input: &[u8]) -> Case {
         let trailer: &'static [u8] = if bad_trailer { b"\r\n" } else { b"\r\n\r\n" };
         records.push(Generated {
             id,
-            block: block.clone(),
+            block,
             page,
             bad_chunks,
             span: 0..0,
@@ -214,8 +212,6 @@ pub fn build(input: &[u8]) -> Case {
         });
         parts.push(Parts {
             garbage,
-            kind,
-            block,
             trailer,
             length,
         });
@@ -228,7 +224,13 @@ pub fn build(input: &[u8]) -> Case {
         let mut stream = Vec::new();
         let mut ends = Vec::new();
         for (i, p) in parts.iter().enumerate() {
-            let (kind, length) = (p.kind, p.length);
+            let length = p.length;
+            // (Responses are the records with a chunked page.)
+            let kind = if records[i].page.is_some() {
+                "response"
+            } else {
+                "request"
+            };
             stream.extend_from_slice(&p.garbage);
             let start = stream.len();
             let id = &records[i].id;
@@ -239,14 +241,14 @@ pub fn build(input: &[u8]) -> Case {
             )
             .unwrap();
             ends.push(stream.len() + length as usize);
-            stream.extend_from_slice(&p.block);
+            stream.extend_from_slice(&records[i].block);
             stream.extend_from_slice(p.trailer);
             records[i].span = start..stream.len();
         }
         let mut grown = false;
         for (i, end) in ends.into_iter().enumerate() {
             let p = &mut parts[i];
-            if p.length != p.block.len() as i64
+            if p.length != records[i].block.len() as i64
                 && stream.get(end..end + 4) == Some(&b"\r\n\r\n"[..])
             {
                 p.length += 1;
