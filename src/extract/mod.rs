@@ -523,13 +523,14 @@ impl Extractor {
             let weight = m.stage2_inputs(&self.row, &mut self.base);
             let link_density = self.row[features::column::LINK_DENSITY];
             let landmark = second_stage::corrections::in_landmark(&self.row);
+            let repeat = second_stage::corrections::repeat_candidate_row(&self.row);
             p.first_rows.extend_from_slice(&self.row);
             if p.first_rows.len() >= FIRST_ROWS * self.row.len() {
                 p.score_first(m, self.row.len());
             }
             if p.push(
                 (line, features, kept_hints),
-                (weight, link_density, landmark),
+                (weight, link_density, landmark, repeat),
                 &self.base,
                 hints.as_ref(),
             ) {

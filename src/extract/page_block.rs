@@ -56,6 +56,13 @@ pub(super) struct PageBlock {
     pub(super) site_names: Vec<bool>,
     /// Each line's table cell ([`second_stage::tables::cell_of`]).
     pub(super) cells: Vec<second_stage::tables::Cell>,
+    /// Whether each line is a [`second_stage::corrections::repeat_candidate`].
+    pub(super) repeat: Vec<bool>,
+    /// Scratch for [`second_stage::corrections::drop_repeated_text`]: the decided lines'
+    /// texts and structures.
+    pub(super) texts: Vec<Option<second_stage::corrections::KeptText>>,
+    /// The texts kept so far on the page.
+    pub(super) seen: second_stage::corrections::RepeatedText,
 }
 
 impl PageBlock {
@@ -93,6 +100,9 @@ impl PageBlock {
             groups: Vec::new(),
             site_names: Vec::new(),
             cells: Vec::with_capacity(n),
+            repeat: Vec::with_capacity(n),
+            texts: Vec::new(),
+            seen: second_stage::corrections::RepeatedText::new(),
         }
     }
 
@@ -127,6 +137,9 @@ impl PageBlock {
             groups,
             site_names,
             cells,
+            repeat,
+            texts,
+            seen,
         } = self;
         *blocks = second_stage::page::Blocks::new();
         *context = 0;
@@ -148,6 +161,9 @@ impl PageBlock {
         groups.clear();
         site_names.clear();
         cells.clear();
+        repeat.clear();
+        texts.clear();
+        seen.clear();
     }
 
     /// Applies [`second_stage::corrections::apply_corrections`] to the decisions of the
@@ -172,6 +188,17 @@ impl PageBlock {
             );
         }
         let groups = self.repeats.then_some(&self.groups[..]);
+        if self.repeats {
+            self.texts.clear();
+            self.texts.extend(
+                self.sigs[range.clone()]
+                    .iter()
+                    .zip(&self.repeat[range.clone()])
+                    .map(|(s, &r)| r.then(|| second_stage::corrections::KeptText::of(s))),
+            );
+        }
+        let texts = self.repeats.then_some(&self.texts[..]);
+        let seen = &mut self.seen;
         if self.hints_on {
             self.site_names.clear();
             let n = second_stage::hints::N_LINE_HINTS;
@@ -198,8 +225,9 @@ impl PageBlock {
                     groups,
                     site_names,
                     cells: Some(cells),
+                    texts,
                 };
-                second_stage::corrections::apply_corrections(floor, lines, whole_page, keep)
+                second_stage::corrections::apply_corrections(floor, lines, whole_page, seen, keep)
             },
         );
     }
@@ -208,7 +236,7 @@ impl PageBlock {
     pub(super) fn push(
         &mut self,
         (line, features, kept_hints): AwaitingDecision,
-        (weight, link_density, landmark): (f32, f32, bool),
+        (weight, link_density, landmark, repeat): (f32, f32, bool, bool),
         base: &[f32],
         hints: Option<&[f32; second_stage::hints::N_LINE_HINTS]>,
     ) -> bool {
@@ -224,6 +252,7 @@ impl PageBlock {
         self.body
             .push(second_stage::corrections::body_bytes(weight, landmark));
         self.weights.push(weight);
+        self.repeat.push(repeat);
         self.paths.push(line.path);
         let place = second_stage::tables::Place {
             tag_cell: line.block == crate::lines::Block::Cell,
@@ -273,6 +302,7 @@ impl PageBlock {
         self.weights.drain(..k);
         self.paths.drain(..k);
         self.cells.drain(..k);
+        self.repeat.drain(..k);
         self.prose.drain(..k);
         self.body.drain(..k);
         if self.repeats {

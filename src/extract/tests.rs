@@ -146,3 +146,30 @@ fn features_are_attached_on_request() {
     let d = ex.next_decision().unwrap();
     assert_eq!(d.features.unwrap().len(), N_FEATURES);
 }
+
+#[test]
+fn a_text_printed_twice_on_a_page_comes_out_once() {
+    // An article, then the same article again in its printable copy: the built-in model
+    // scores both alike; the copy in another structure, further down, is dropped.
+    let paragraphs = [
+        "The council voted on Tuesday to close the old harbour bridge for repairs lasting two years.",
+        "Residents who cross daily will be offered a free ferry from the north quay every fifteen minutes.",
+        "Engineers said the bridge could reopen earlier if the steel arrives before the winter storms.",
+        "Shops on the south side fear a loss of trade and have asked for parking discounts meanwhile.",
+    ];
+    let body: String = paragraphs.iter().map(|p| format!("<p>{p}</p>")).collect();
+    let page = format!(
+        "<title>Bridge closes</title><nav><a href=/>Home</a></nav>\
+         <article class=story><h1>Bridge to close for two years</h1>{body}</article>\
+         <div class=print-copy><h2>Printable version</h2>{body}</div><footer>Harbour News</footer>"
+    );
+    let mut ex = Extractor::new(Arc::new(ModelScorer::builtin()));
+    // The page's texts are forgotten with the page (`kept_text` resets the extractor):
+    // the second time, the page keeps its article again.
+    for _ in 0..2 {
+        let text = ex.kept_text(page.as_bytes()).unwrap();
+        for p in paragraphs {
+            assert_eq!(text.matches(p).count(), 1, "{p} in {text:?}");
+        }
+    }
+}

@@ -39,6 +39,18 @@
 //! and links holding more text than the lines kept, half of them scored at least 0.6 of
 //! the threshold, all of them.
 //!
+//! A page often prints one text twice: the article again in a print or mobile copy, a
+//! product's details in each of its tabs, a forum post inside the reply that quotes it,
+//! the same grid of teasers above and below. Gold text (and a reader) has it once, and the
+//! model cannot tell the copies apart: it scores them alike. [`drop_repeated_text`] drops
+//! a kept line whose text a line kept before it on the page already holds, in another
+//! structure (the second value of their [`super::page::Signature`]s differs) and at least
+//! [`REPEAT_MIN_DISTANCE`] lines back, when the text has at least [`REPEAT_MIN_WORDS`]
+//! words ([`repeat_candidate`]: not code, not a table cell, whose repeats are the page's
+//! content). Copies in one structure are the items of one list or grid (the same terms
+//! under each offer of a listing) and copies next to each other a title repeated as its
+//! summary: both are left as decided.
+//!
 //! A line whose whole text is the site's name ([`super::hints::site_name_line`]: a logo's
 //! text, a masthead, the one heading of a page drawn by scripts) is never kept: [`apply_corrections`]
 //! drops it before the floor and again after the groups.
@@ -304,6 +316,123 @@ pub fn whole_groups(lines: &BlockLines<'_>, keep: &mut [bool]) -> bool {
     changed
 }
 
+/// Lines with fewer words than this are never dropped by [`drop_repeated_text`]: a short
+/// repeated line (a label, a price, "Read more") says little, and whether it belongs is
+/// the model's decision. Replayed on WCXB's held-out decisions (training/HISTORY.md, "Text
+/// kept twice"), 3, 5, 8 and 12 words gain about alike (0.0049 to 0.0039 of page F1).
+pub const REPEAT_MIN_WORDS: f32 = 5.0;
+
+/// [`drop_repeated_text`] drops a copy only when the kept copy before it lies at least this
+/// many lines back on the page: a line right after its copy is a heading repeated as the
+/// summary under it, or a caption as its image's text, which the gold text has twice.
+pub const REPEAT_MIN_DISTANCE: usize = 3;
+
+/// The most texts [`RepeatedText`] remembers on one page: past it, later texts are no
+/// longer dropped (memory stays bounded on a page of millions of lines).
+pub const REPEAT_MAX_TEXTS: usize = 1 << 16;
+
+/// Whether a line may be dropped as a repeat by [`drop_repeated_text`]: from its
+/// `ln(1 + words)` and where it stands, at least [`REPEAT_MIN_WORDS`] words and neither
+/// code (`<pre>`) nor in a table cell, whose repeats are content.
+#[inline]
+pub fn repeat_candidate(ln_words: f32, pre: bool, cell: bool) -> bool {
+    ln_words >= REPEAT_MIN_WORDS.ln_1p() && !pre && !cell
+}
+
+/// [`repeat_candidate`] of a line from its feature row (the columns of `features`).
+#[inline]
+pub fn repeat_candidate_row(row: &[f32]) -> bool {
+    use crate::features::column;
+    repeat_candidate(
+        row[column::LN_WORDS],
+        row[column::TAG_PRE] > 0.0,
+        row[column::TAG_CELL] > 0.0 || row[column::IN_CELL] > 0.0,
+    )
+}
+
+/// A [`repeat_candidate`]'s text and structure for [`drop_repeated_text`]: the third and
+/// second values of its [`super::page::Signature`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeptText {
+    /// The hash of the line's text.
+    pub text: u32,
+    /// The hash of its structure through its classed ancestors.
+    pub structure: u32,
+}
+
+impl KeptText {
+    /// The text and structure of a line of signature `sig`.
+    pub fn of(sig: &super::page::Signature) -> Self {
+        KeptText {
+            text: sig[2],
+            structure: sig[1],
+        }
+    }
+}
+
+/// What [`drop_repeated_text`] remembers of one page: the texts kept so far, each with the
+/// line where it was last kept and that line's structure. One per page,
+/// [`RepeatedText::clear`]ed between pages; its blocks are passed in order.
+#[derive(Debug, Clone, Default)]
+pub struct RepeatedText {
+    last_kept: std::collections::HashMap<u32, (usize, u32)>,
+    /// The page line of the next block's first decided line.
+    next: usize,
+}
+
+impl RepeatedText {
+    /// Nothing kept yet: the start of a page.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Forgets the page (keeps the memory).
+    pub fn clear(&mut self) {
+        self.last_kept.clear();
+        self.next = 0;
+    }
+}
+
+/// Drops the kept lines of one block whose text a line kept earlier on the page already
+/// holds, in another structure and at least [`REPEAT_MIN_DISTANCE`] lines back (see the
+/// module's documentation). `texts` holds each decided line's [`KeptText`] when it is a
+/// [`repeat_candidate`]; `seen` carries the page's kept texts from block to block. Returns
+/// whether a line was dropped.
+///
+/// # Panics
+/// When `texts` and `keep` differ in length.
+pub fn drop_repeated_text(
+    texts: &[Option<KeptText>],
+    seen: &mut RepeatedText,
+    keep: &mut [bool],
+) -> bool {
+    assert_eq!(texts.len(), keep.len(), "one value per line");
+    let start = seen.next;
+    seen.next += keep.len();
+    let mut changed = false;
+    for (i, (k, text)) in keep.iter_mut().zip(texts).enumerate() {
+        let (true, Some(text)) = (*k, *text) else {
+            continue;
+        };
+        let at = start + i;
+        let full = seen.last_kept.len() >= REPEAT_MAX_TEXTS;
+        match seen.last_kept.get_mut(&text.text) {
+            Some(&mut (line, structure))
+                if structure != text.structure && at - line >= REPEAT_MIN_DISTANCE =>
+            {
+                *k = false;
+                changed = true;
+            }
+            Some(last) => *last = (at, text.structure),
+            None if !full => {
+                seen.last_kept.insert(text.text, (at, text.structure));
+            }
+            None => {}
+        }
+    }
+    changed
+}
+
 /// The lines of one block as [`apply_corrections`] reads them: their scores, their text and prose
 /// bytes ([`line_bytes`]), their [`body_bytes`] and, when known, their groups
 /// ([`group_of`]).
@@ -325,14 +454,19 @@ pub struct BlockLines<'a> {
     /// Each line's table cell ([`super::tables::cell_of`]), when the lines' paths are
     /// known.
     pub cells: Option<&'a [super::tables::Cell]>,
+    /// Each line's text and structure when it is a [`repeat_candidate`]
+    /// ([`drop_repeated_text`]), when the lines' signatures are known.
+    pub texts: Option<&'a [Option<KeptText>]>,
 }
 
 /// What follows the model's decisions on one block, in order: the lines that only repeat
 /// the site's name are dropped (when known: a logo's text, a masthead), then come the
 /// `floor`, the [`fill_empty_page`] when the block is the `whole_page`, and [`whole_groups`] when
-/// the lines' groups are known, none of which keeps a line of the site's name again. The
-/// extractor and training both decide through it, so the order is one. Returns whether
-/// any decision changed.
+/// the lines' groups are known, none of which keeps a line of the site's name again; last,
+/// with the lines' texts known, the texts kept earlier on the page are dropped
+/// ([`drop_repeated_text`], which remembers the page's texts in `seen`). The extractor and
+/// training both decide through it, so the order is one. Returns whether any decision
+/// changed.
 ///
 /// # Panics
 /// When the slices differ in length.
@@ -340,6 +474,7 @@ pub fn apply_corrections(
     floor: Floor,
     lines: BlockLines<'_>,
     whole_page: bool,
+    seen: &mut RepeatedText,
     keep: &mut [bool],
 ) -> bool {
     let mut changed = drop_site_names(lines.site_names, keep);
@@ -352,6 +487,11 @@ pub fn apply_corrections(
         changed |= super::tables::whole_tables(cells, lines.body, keep);
     }
     drop_site_names(lines.site_names, keep);
+    match lines.texts {
+        Some(texts) => changed |= drop_repeated_text(texts, seen, keep),
+        // The page's lines still count: a later block's distances are page lines.
+        None => seen.next += keep.len(),
+    }
     changed
 }
 
@@ -559,6 +699,53 @@ mod tests {
     }
 
     #[test]
+    fn text_kept_earlier_elsewhere_on_the_page_is_dropped() {
+        let (a, b) = (1, 2);
+        let t = |text, structure| Some(KeptText { text, structure });
+        // Text 10 kept at line 0 in structure a, again at line 4 in structure b: the copy
+        // goes. Text 11, at lines 1 and 2 in two structures, is a copy next to its line and
+        // stays; text 12 at lines 3 and 6 in one structure (two cards of one grid) stays.
+        // Lines without a text are no candidates (code, a cell, a short line).
+        let texts = [
+            t(10, a),
+            t(11, a),
+            t(11, b),
+            t(12, a),
+            t(10, b),
+            None,
+            t(12, a),
+        ];
+        let mut keep = [true; 7];
+        let mut seen = RepeatedText::new();
+        assert!(drop_repeated_text(&texts, &mut seen, &mut keep));
+        assert_eq!(keep, [true, true, true, true, false, true, true]);
+        // The next block's copy of text 11, at line 9, is seven lines after its last kept
+        // copy (line 2, structure b) and goes in structure a. A line not kept is never
+        // seen: text 13, dropped by the model at line 7, stays when kept at line 10.
+        let texts = [t(13, a), None, t(11, a)];
+        let mut keep = [false, true, true];
+        assert!(drop_repeated_text(&texts, &mut seen, &mut keep));
+        assert_eq!(keep, [false, true, false]);
+        let mut keep = [true];
+        assert!(!drop_repeated_text(&[t(13, b)], &mut seen, &mut keep));
+        assert_eq!(keep, [true]);
+        // A new page starts empty.
+        seen.clear();
+        let mut keep = [true];
+        assert!(!drop_repeated_text(&[t(10, b)], &mut seen, &mut keep));
+        assert_eq!(keep, [true]);
+    }
+
+    #[test]
+    fn repeat_candidates_are_long_lines_outside_code_and_cells() {
+        let five = 5f32.ln_1p();
+        assert!(repeat_candidate(five, false, false));
+        assert!(!repeat_candidate(4f32.ln_1p(), false, false));
+        assert!(!repeat_candidate(five, true, false));
+        assert!(!repeat_candidate(five, false, true));
+    }
+
+    #[test]
     fn lines_of_the_site_name_are_never_kept() {
         let settled = |scores: &[f32], keep: &mut [bool], site: Option<&[bool]>| {
             let n = scores.len();
@@ -570,8 +757,9 @@ mod tests {
                 groups: None,
                 site_names: site,
                 cells: None,
+                texts: None,
             };
-            apply_corrections(LONG, lines, true, keep)
+            apply_corrections(LONG, lines, true, &mut RepeatedText::new(), keep)
         };
         let site = [true, false, false];
         let mut keep = [true, true, false];
@@ -606,6 +794,7 @@ mod tests {
             groups: Some(groups),
             site_names: None,
             cells: None,
+            texts: None,
         };
         whole_groups(&lines, keep)
     }

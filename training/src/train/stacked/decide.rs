@@ -36,8 +36,10 @@ pub fn keep_stacked(
         // Where each row sits against table cells (for the whole tables of `apply_corrections`);
         // nowhere for data without the columns.
         let column = |name: &str| data.feature_index(name).map(|c| data.x.column(c));
-        let [tag_cell, tag_p, tag_div, in_cell] =
-            ["tag_cell", "tag_p", "tag_div", "in_cell"].map(column);
+        let [tag_cell, tag_p, tag_div, in_cell, tag_pre, ln_words] = [
+            "tag_cell", "tag_p", "tag_div", "in_cell", "tag_pre", "ln_words",
+        ]
+        .map(column);
         let on = |c: &Option<ndarray::ArrayView1<'_, f32>>, r: usize| {
             c.as_ref().is_some_and(|c| c[r] > 0.0)
         };
@@ -46,7 +48,22 @@ pub fn keep_stacked(
             tag_block: on(&tag_p, r) || on(&tag_div, r),
             in_cell: on(&in_cell, r),
         };
+        // Whether each row may be dropped as a repeat: never for data without the columns.
+        let repeat = |r: usize| {
+            ln_words.as_ref().is_some_and(|w| {
+                second_stage::corrections::repeat_candidate(
+                    w[r],
+                    on(&tag_pre, r),
+                    on(&tag_cell, r) || on(&in_cell, r),
+                )
+            })
+        };
+        // The texts kept on the page so far; the blocks of a page come in order.
+        let mut seen = second_stage::corrections::RepeatedText::new();
         for block in page_blocks(data, inputs, rows) {
+            if block.first {
+                seen.clear();
+            }
             let floor = if s2.first_stage_only(block.lines.len()) {
                 second_stage::corrections::SHORT
             } else {
@@ -99,6 +116,17 @@ pub fn keep_stacked(
                         .map(|i| second_stage::tables::cell_of(place(rows[i]), &paths[rows[i]]))
                         .collect()
                 });
+            let texts: Option<Vec<Option<second_stage::corrections::KeptText>>> =
+                inputs.sigs.as_ref().filter(|_| s2.repeats).map(|sigs| {
+                    block
+                        .decided
+                        .clone()
+                        .map(|i| {
+                            repeat(rows[i])
+                                .then(|| second_stage::corrections::KeptText::of(&sigs[rows[i]]))
+                        })
+                        .collect()
+                });
             // One threshold decides a block: the second stage's, or the first stage's.
             let threshold = block.decided.clone().next().map_or(0.5, |i| scored[i].1);
             let lines = second_stage::corrections::BlockLines {
@@ -109,11 +137,13 @@ pub fn keep_stacked(
                 groups: groups.as_deref(),
                 site_names: site_names.as_deref(),
                 cells: cells.as_deref(),
+                texts: texts.as_deref(),
             };
             second_stage::corrections::apply_corrections(
                 floor,
                 lines,
                 block.whole,
+                &mut seen,
                 &mut keep[block.decided],
             );
         }

@@ -36,6 +36,8 @@ pub(super) struct PageBlock {
     pub(super) decided: std::ops::Range<usize>,
     /// Whether the block holds its whole page (the page fits in one block).
     pub(super) whole: bool,
+    /// Whether the block is its page's first.
+    pub(super) first: bool,
 }
 
 /// The blocks that the pages of `rows` are cut into for a page-level second stage, in the
@@ -54,6 +56,7 @@ pub(super) fn page_blocks(data: &Dataset, inputs: &StageInputs, rows: &[usize]) 
                     lines: start..i + 1,
                     decided: start + context..start + h.decided_end,
                     whole: false,
+                    first: start == range.start,
                 });
                 blocks = second_stage::page::Blocks::carrying(&weights[h.carry_start..]);
                 context = h.decided_end - h.carry_start;
@@ -65,6 +68,7 @@ pub(super) fn page_blocks(data: &Dataset, inputs: &StageInputs, rows: &[usize]) 
                 lines: start..range.end,
                 decided: start + context..range.end,
                 whole: start == range.start,
+                first: start == range.start,
             });
         }
     }
