@@ -5,12 +5,14 @@ decisions: how page word F1 would move, overall and by page type.
 Reads the `--per-line` and `--per-page` files of a cross-validation (`mainline eval
 --lines CSV --corpus DIR --per-line LINES.csv --per-page PAGES.csv`, as training/errors.sh
 writes them) made by a build *without* the rule (before `second_stage::corrections::
-drop_repeated_text`), the labelled CSV of the same lines (for each line's signature and
+drop_repeated_text`, e.g. a checkout of 7a33852: `SEED=42 training/errors.sh` there), the
+labelled CSV of the same lines (for each line's signature and
 where it stands) and the corpus's gold texts. Each rule walks a page's kept lines in order
 and drops a line of at least W words, outside `<pre>` and table cells, whose exact text
 (whitespace collapsed) was kept before on the page at least D lines back; with
 `structure`, only when the earlier copy lies in another structure (the second value of the
-lines' signatures differs). Scores are the benchmark's: lower-cased \\w+ tokens compared as
+lines' signatures differs), and with `same structure F back` also a copy in the same
+structure at least F lines back. Scores are the benchmark's: lower-cased \\w+ tokens compared as
 bags against the gold text, as `mainline eval` scores pages.
 
 Usage: training/repeated-text.py LINES.csv PAGES.csv LABELLED.csv CORPUS
@@ -84,7 +86,7 @@ def main():
         with open(f"{corpus}/ground-truth/{doc}.json") as f:
             gold[doc] = json.load(f)["ground_truth"].get("main_content") or ""
 
-    def replay(min_words, min_distance, structure):
+    def replay(min_words, min_distance, structure, same_far=None):
         scores = collections.defaultdict(list)
         dropped = 0
         for doc, page_type in types.items():
@@ -95,7 +97,9 @@ def main():
                 if min_words and not skip and len(text.split()) >= min_words:
                     if key in seen:
                         at, before = seen[key]
-                        if line - at >= min_distance and (not structure or before != chain):
+                        far = same_far is not None and line - at >= same_far
+                        other = not structure or before != chain or far
+                        if line - at >= min_distance and other:
                             dropped += 1
                             continue
                     seen[key] = (line, chain)
@@ -112,8 +116,11 @@ def main():
         (f"structure, {w} words, {d} back", w, d, True)
         for w, d in [(3, 3), (5, 1), (5, 3), (5, 6), (8, 3), (12, 3)]
     ]
-    for name, w, d, structure in rules:
-        scores, dropped = replay(w, d, structure)
+    rules += [
+        (f"+ same structure {f} back", 5, 3, True, f) for f in (10, 20, 50, 100, 200)
+    ]
+    for name, w, d, structure, *far in rules:
+        scores, dropped = replay(w, d, structure, *far)
         row = "".join(
             f"{sum(scores[t]) / len(scores[t]):>14.4f}" if scores[t] else f"{'-':>14}"
             for t in ["all"] + TYPES
