@@ -267,13 +267,19 @@ fn short_blocks_are_decided_by_the_first_stage_alone() {
     assert_ne!(decide(&gated, &long), decide(&first_only, &long));
 }
 
-/// A page of more than two blocks: paragraphs, with a list of links every few lines.
+/// A page of more than two blocks: paragraphs, with a list of links every few lines and
+/// one sentence printed again and again in two structures (copies that
+/// `drop_repeated_text` drops, in every block).
 fn long_page() -> Vec<u8> {
     let mut html = String::from("<meta charset=utf-8><body>");
     for i in 0..9_000 {
         html.push_str(&match i % 7 {
             0 => format!("<ul><li><a href=/{i}>link {i}</a></li></ul>"),
             3 => format!("<p>{i}</p>"),
+            5 => format!(
+                "<div class=copy-{}><p>The same sentence of plain words, printed again.</p></div>",
+                ["a", "b"][i / 7 % 2]
+            ),
             _ => format!("<div><p>Paragraph {i} of a long page, in plain words.</p></div>"),
         });
     }
@@ -307,6 +313,18 @@ fn the_streaming_extractor_decides_like_training_does() {
         };
         let mut model = super::common::hand_made_two_stage_hints(4, true, repeats, hints);
         model.stack.as_mut().unwrap().min_block_lines = min_block_lines;
+        if name == "long page" && repeats {
+            // A second stage that follows the line's own first-stage score (its first
+            // input), so that the copies of the long page's sentence are kept and the
+            // rule that keeps a text once has copies to drop.
+            let s2 = model.stack.as_mut().unwrap();
+            let mut weights = vec![0.0; s2.features.len()];
+            weights[0] = 10.0;
+            s2.kind = mainline::internals::model::ModelKind::Logistic {
+                weights,
+                bias: -5.0,
+            };
+        }
         let scorer = Arc::new(ModelScorer::new(model.clone()).unwrap());
         let decisions = decide_in(&html, 4096, scorer);
         let names = mainline::internals::features::names();
@@ -373,6 +391,20 @@ fn the_streaming_extractor_decides_like_training_does() {
             streamed, batch,
             "{name}, blocks of at least {min_block_lines} lines, signatures {repeats}, hints {hints}"
         );
+        if name == "long page" && repeats {
+            // The copies of the sentence alternate between two structures, the first in
+            // `copy-a`: those in `copy-a` are kept, every one in `copy-b` is dropped as a
+            // text kept before, in each block of the page.
+            let copies: Vec<bool> = decisions
+                .iter()
+                .filter(|d| d.line.text.starts_with("The same sentence"))
+                .map(|d| d.keep)
+                .collect();
+            assert!(copies.len() > 1000, "{}", copies.len());
+            for (k, &kept) in copies.iter().enumerate() {
+                assert_eq!(kept, k % 2 == 0, "copy {k}, hints {hints}");
+            }
+        }
         // The scores too, bit for bit.
         let s1 = train::stage1_scores(&model, &stage1, &rows);
         let x2 = train::stage2_rows(&stage1, &inputs, &rows, &s1, 4, true, (repeats, hints));

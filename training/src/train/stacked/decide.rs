@@ -36,10 +36,8 @@ pub fn keep_stacked(
         // Where each row sits against table cells (for the whole tables of `apply_corrections`);
         // nowhere for data without the columns.
         let column = |name: &str| data.feature_index(name).map(|c| data.x.column(c));
-        let [tag_cell, tag_p, tag_div, in_cell, tag_pre, ln_words] = [
-            "tag_cell", "tag_p", "tag_div", "in_cell", "tag_pre", "ln_words",
-        ]
-        .map(column);
+        let [tag_cell, tag_p, tag_div, in_cell] =
+            ["tag_cell", "tag_p", "tag_div", "in_cell"].map(column);
         let on = |c: &Option<ndarray::ArrayView1<'_, f32>>, r: usize| {
             c.as_ref().is_some_and(|c| c[r] > 0.0)
         };
@@ -47,16 +45,6 @@ pub fn keep_stacked(
             tag_cell: on(&tag_cell, r),
             tag_block: on(&tag_p, r) || on(&tag_div, r),
             in_cell: on(&in_cell, r),
-        };
-        // Whether each row may be dropped as a repeat: never for data without the columns.
-        let repeat = |r: usize| {
-            ln_words.as_ref().is_some_and(|w| {
-                second_stage::corrections::repeat_candidate(
-                    w[r],
-                    on(&tag_pre, r),
-                    on(&tag_cell, r) || on(&in_cell, r),
-                )
-            })
         };
         // The texts kept on the page so far; the blocks of a page come in order.
         let mut seen = second_stage::corrections::RepeatedText::new();
@@ -122,7 +110,7 @@ pub fn keep_stacked(
                         .decided
                         .clone()
                         .map(|i| {
-                            repeat(rows[i])
+                            inputs.repeat[rows[i]]
                                 .then(|| second_stage::corrections::KeptText::of(&sigs[rows[i]]))
                         })
                         .collect()

@@ -92,6 +92,10 @@ pub struct StageInputs {
     /// Whether each row lies in a navigation, footer or aside landmark (for the floor);
     /// false for data without the columns.
     pub landmark: Vec<bool>,
+    /// Whether each row may be dropped as a copy of a text kept before it on its page
+    /// ([`second_stage::corrections::repeat_candidate`]); false for data without the
+    /// columns (`ln_words`, `tag_pre`, `tag_cell`, `in_cell`).
+    pub repeat: Vec<bool>,
     /// Each row's enclosing elements ([`mainline::internals::lines::Line::path`], the CSV's `path`
     /// column), when known; page-level second stages need them.
     pub paths: Option<Vec<[u32; PATH_LEVELS]>>,
@@ -135,12 +139,26 @@ impl StageInputs {
         let landmark = (0..data.len())
             .map(|r| landmarks.iter().any(|&c| data.x[[r, c]] > 0.0))
             .collect();
+        let column = |name: &str| data.feature_index(name).map(|c| data.x.column(c));
+        let repeat = match ["ln_words", "tag_pre", "tag_cell", "in_cell"].map(column) {
+            [Some(words), Some(pre), Some(cell), Some(in_cell)] => (0..data.len())
+                .map(|r| {
+                    second_stage::corrections::repeat_candidate(
+                        words[r],
+                        pre[r] > 0.0,
+                        cell[r] > 0.0 || in_cell[r] > 0.0,
+                    )
+                })
+                .collect(),
+            _ => vec![false; data.len()],
+        };
         Ok(StageInputs {
             names: names.to_vec(),
             base: data.x.select(ndarray::Axis(1), &idx),
             weight: data.x.column(w).to_vec(),
             link_density,
             landmark,
+            repeat,
             paths: None,
             sigs: None,
             hints: None,
