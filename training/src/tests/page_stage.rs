@@ -286,6 +286,21 @@ fn long_page() -> Vec<u8> {
     html.into_bytes()
 }
 
+/// A data table whose first cells are prose and whose last cells are links: a second
+/// stage that follows the first stage keeps the prose cells, and the whole tables of
+/// `apply_corrections` keep every row whole.
+fn table_page() -> Vec<u8> {
+    let mut html = String::from("<meta charset=utf-8><body><p>A table of rows.</p><table>");
+    for i in 0..12 {
+        html.push_str(&format!(
+            "<tr><td>Row {i} holds a long cell of plain words and no links.</td>\
+             <td><a href=/{i}>{i}</a></td><td><a href=/more/{i}>more</a></td></tr>"
+        ));
+    }
+    html.push_str("</table></body>");
+    html.into_bytes()
+}
+
 #[test]
 fn the_streaming_extractor_decides_like_training_does() {
     for (name, min_block_lines, repeats, hints) in [
@@ -305,18 +320,22 @@ fn the_streaming_extractor_decides_like_training_does() {
         ("long page", 0, true, true),
         ("news-cards.html", 0, true, true),
         ("news-more.html", 0, true, true),
+        ("table page", 0, true, false),
     ] {
         let html = if name == "long page" {
             long_page()
+        } else if name == "table page" {
+            table_page()
         } else {
             std::fs::read(super::common::sample(name)).unwrap()
         };
         let mut model = super::common::hand_made_two_stage_hints(4, true, repeats, hints);
         model.stack.as_mut().unwrap().min_block_lines = min_block_lines;
-        if name == "long page" && repeats {
+        if (name == "long page" && repeats) || name == "table page" {
             // A second stage that follows the line's own first-stage score (its first
             // input), so that the copies of the long page's sentence are kept and the
-            // rule that keeps a text once has copies to drop.
+            // rule that keeps a text once has copies to drop, and the table's prose cells
+            // are kept and its link cells are not.
             let s2 = model.stack.as_mut().unwrap();
             let mut weights = vec![0.0; s2.features.len()];
             weights[0] = 10.0;
@@ -391,6 +410,14 @@ fn the_streaming_extractor_decides_like_training_does() {
             streamed, batch,
             "{name}, blocks of at least {min_block_lines} lines, signatures {repeats}, hints {hints}"
         );
+        if name == "table page" {
+            // The link cells are kept with their rows.
+            let links = decisions
+                .iter()
+                .filter(|d| d.line.text == "more")
+                .map(|d| d.keep);
+            assert!(links.clone().count() == 12 && links.clone().all(|k| k));
+        }
         if name == "long page" && repeats {
             // The copies of the sentence alternate between two structures, the first in
             // `copy-a`: those in `copy-a` are kept, every one in `copy-b` is dropped as a

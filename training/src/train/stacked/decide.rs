@@ -33,19 +33,6 @@ pub fn keep_stacked(
 ) -> Vec<bool> {
     let mut keep: Vec<bool> = scored.iter().map(|&(s, t)| s >= t).collect();
     if let Some(s2) = model.stack.as_ref().filter(|s2| s2.page) {
-        // Where each row sits against table cells (for the whole tables of `apply_corrections`);
-        // nowhere for data without the columns.
-        let column = |name: &str| data.feature_index(name).map(|c| data.x.column(c));
-        let [tag_cell, tag_p, tag_div, in_cell] =
-            ["tag_cell", "tag_p", "tag_div", "in_cell"].map(column);
-        let on = |c: &Option<ndarray::ArrayView1<'_, f32>>, r: usize| {
-            c.as_ref().is_some_and(|c| c[r] > 0.0)
-        };
-        let place = |r: usize| second_stage::tables::Place {
-            tag_cell: on(&tag_cell, r),
-            tag_block: on(&tag_p, r) || on(&tag_div, r),
-            in_cell: on(&in_cell, r),
-        };
         // The texts kept on the page so far; the blocks of a page come in order.
         let mut seen = second_stage::corrections::RepeatedText::new();
         for block in page_blocks(data, inputs, rows) {
@@ -101,7 +88,9 @@ pub fn keep_stacked(
                     block
                         .decided
                         .clone()
-                        .map(|i| second_stage::tables::cell_of(place(rows[i]), &paths[rows[i]]))
+                        .map(|i| {
+                            second_stage::tables::cell_of(inputs.place[rows[i]], &paths[rows[i]])
+                        })
                         .collect()
                 });
             let texts: Option<Vec<Option<second_stage::corrections::KeptText>>> =

@@ -96,6 +96,10 @@ pub struct StageInputs {
     /// ([`second_stage::corrections::repeat_candidate`]); false for data without the
     /// columns (`ln_words`, `tag_pre`, `tag_cell`, `in_cell`).
     pub repeat: Vec<bool>,
+    /// Where each row sits against table cells (for the whole tables of
+    /// [`second_stage::corrections::apply_corrections`]); nowhere for data without the
+    /// columns (`tag_cell`, `tag_p`, `tag_div`, `in_cell`).
+    pub place: Vec<second_stage::tables::Place>,
     /// Each row's enclosing elements ([`mainline::internals::lines::Line::path`], the CSV's `path`
     /// column), when known; page-level second stages need them.
     pub paths: Option<Vec<[u32; PATH_LEVELS]>>,
@@ -152,6 +156,18 @@ impl StageInputs {
                 .collect(),
             _ => vec![false; data.len()],
         };
+        let on = |c: &Option<ndarray::ArrayView1<'_, f32>>, r: usize| {
+            c.as_ref().is_some_and(|c| c[r] > 0.0)
+        };
+        let [tag_cell, tag_p, tag_div, in_cell] =
+            ["tag_cell", "tag_p", "tag_div", "in_cell"].map(column);
+        let place = (0..data.len())
+            .map(|r| second_stage::tables::Place {
+                tag_cell: on(&tag_cell, r),
+                tag_block: on(&tag_p, r) || on(&tag_div, r),
+                in_cell: on(&in_cell, r),
+            })
+            .collect();
         Ok(StageInputs {
             names: names.to_vec(),
             base: data.x.select(ndarray::Axis(1), &idx),
@@ -159,6 +175,7 @@ impl StageInputs {
             link_density,
             landmark,
             repeat,
+            place,
             paths: None,
             sigs: None,
             hints: None,
