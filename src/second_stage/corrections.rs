@@ -40,7 +40,7 @@
 //! the threshold, all of them.
 //!
 //! A page often prints one text twice: the article again in a print or mobile copy, a
-//! product's details in each of its tabs, a forum post inside the reply that quotes it,
+//! product's details in a second layout, a forum post inside the reply that quotes it,
 //! the same grid of teasers above and below. Gold text (and a reader) has it once, and the
 //! model cannot tell the copies apart: it scores them alike. [`drop_repeated_text`] drops
 //! a kept line whose text a line kept before it on the page already holds, in another
@@ -324,7 +324,7 @@ pub const REPEAT_MIN_WORDS: f32 = 5.0;
 
 /// [`drop_repeated_text`] drops a copy only when the kept copy before it lies at least this
 /// many lines back on the page: a line right after its copy is a heading repeated as the
-/// summary under it, or a caption as its image's text, which the gold text has twice.
+/// summary under it, which the gold text has twice.
 pub const REPEAT_MIN_DISTANCE: usize = 3;
 
 /// The most texts [`RepeatedText`] remembers on one page: past it, later texts are no
@@ -372,7 +372,9 @@ impl KeptText {
 
 /// What [`drop_repeated_text`] remembers of one page: the texts kept so far, each with the
 /// line where it was last kept and that line's structure. One per page,
-/// [`RepeatedText::clear`]ed between pages; its blocks are passed in order.
+/// [`RepeatedText::clear`]ed between pages; its blocks are passed in order. Texts are
+/// compared by their 32-bit hash: two different texts of a page share one about once in
+/// four billion pairs, and the later of them is then dropped.
 #[derive(Debug, Clone, Default)]
 pub struct RepeatedText {
     last_kept: std::collections::HashMap<u32, (usize, u32)>,
