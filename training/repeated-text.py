@@ -12,7 +12,8 @@ and drops a line of at least W words, outside `<pre>` and table cells, whose exa
 (whitespace collapsed) was kept before on the page at least D lines back; with
 `structure`, only when the earlier copy lies in another structure (the second value of the
 lines' signatures differs), and with `same structure F back` also a copy in the same
-structure at least F lines back. Scores are the benchmark's: lower-cased \\w+ tokens compared as
+structure at least F lines back; `sentences` also drops a line all of whose sentences of W
+words or more were kept before on the page under the same conditions. Scores are the benchmark's: lower-cased \\w+ tokens compared as
 bags against the gold text, as `mainline eval` scores pages.
 
 Usage: training/repeated-text.py LINES.csv PAGES.csv LABELLED.csv CORPUS
@@ -25,6 +26,7 @@ import re
 import sys
 
 WORD = re.compile(r"\w+")
+SENTENCE = re.compile(r"(?<=[.!?])\s+")
 TYPES = ["article", "collection", "documentation", "forum", "listing", "product", "service"]
 
 
@@ -86,11 +88,11 @@ def main():
         with open(f"{corpus}/ground-truth/{doc}.json") as f:
             gold[doc] = json.load(f)["ground_truth"].get("main_content") or ""
 
-    def replay(min_words, min_distance, structure, same_far=None):
+    def replay(min_words, min_distance, structure, same_far=None, sentences=False):
         scores = collections.defaultdict(list)
         dropped = 0
         for doc, page_type in types.items():
-            seen, out = {}, []
+            seen, seen_sentences, out = {}, {}, []
             for line, text in sorted(pages.get(doc, [])):
                 skip, chain = where.get((doc, line), (True, 0))
                 key = " ".join(text.split())
@@ -103,6 +105,19 @@ def main():
                             dropped += 1
                             continue
                     seen[key] = (line, chain)
+                    if sentences:
+                        parts = [" ".join(tokens(p)) for p in SENTENCE.split(text)]
+                        parts = [p for p in parts if len(p.split()) >= min_words]
+
+                        def before(p):
+                            at, other = seen_sentences.get(p, (None, None))
+                            return at is not None and line - at >= min_distance and other != chain
+
+                        if parts and all(before(p) for p in parts):
+                            dropped += 1
+                            continue
+                        for p in parts:
+                            seen_sentences[p] = (line, chain)
                 out.append(text)
             f1 = word_f1("\n".join(out), gold[doc])
             scores[page_type].append(f1)
@@ -119,8 +134,9 @@ def main():
     rules += [
         (f"+ same structure {f} back", 5, 3, True, f) for f in (10, 20, 50, 100, 200)
     ]
-    for name, w, d, structure, *far in rules:
-        scores, dropped = replay(w, d, structure, *far)
+    rules += [("+ sentences", 5, 3, True, None, True)]
+    for name, w, d, structure, *more in rules:
+        scores, dropped = replay(w, d, structure, *more)
         row = "".join(
             f"{sum(scores[t]) / len(scores[t]):>14.4f}" if scores[t] else f"{'-':>14}"
             for t in ["all"] + TYPES
