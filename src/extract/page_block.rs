@@ -56,10 +56,8 @@ pub(super) struct PageBlock {
     pub(super) site_names: Vec<bool>,
     /// Each line's table cell ([`second_stage::tables::cell_of`]).
     pub(super) cells: Vec<second_stage::tables::Cell>,
-    /// Whether each line is a [`second_stage::corrections::repeat_candidate`].
-    pub(super) repeat: Vec<bool>,
-    /// Scratch for [`second_stage::corrections::drop_repeated_text`]: the decided lines'
-    /// texts and structures.
+    /// With the signatures, each line's text and structure when it is a
+    /// [`second_stage::corrections::repeat_candidate`] (empty otherwise).
     pub(super) texts: Vec<Option<second_stage::corrections::KeptText>>,
     /// The texts kept so far on the page.
     pub(super) seen: second_stage::corrections::RepeatedText,
@@ -100,8 +98,7 @@ impl PageBlock {
             groups: Vec::new(),
             site_names: Vec::new(),
             cells: Vec::with_capacity(n),
-            repeat: Vec::with_capacity(n),
-            texts: Vec::new(),
+            texts: Vec::with_capacity(if repeats { n } else { 0 }),
             seen: second_stage::corrections::RepeatedText::new(),
         }
     }
@@ -137,7 +134,6 @@ impl PageBlock {
             groups,
             site_names,
             cells,
-            repeat,
             texts,
             seen,
         } = self;
@@ -161,7 +157,6 @@ impl PageBlock {
         groups.clear();
         site_names.clear();
         cells.clear();
-        repeat.clear();
         texts.clear();
         seen.clear();
     }
@@ -170,7 +165,8 @@ impl PageBlock {
     /// block's lines `range` (those decided in it, after the context, at `threshold`): the
     /// lines of the site's name dropped when the stage reads the page hints, the `floor`,
     /// the empty-page fill when the block is the `last` of a page that was never split (it
-    /// holds the whole page), and whole groups when the stage reads the lines' signatures.
+    /// holds the whole page), and whole groups and the texts kept earlier on the page
+    /// dropped when the stage reads the lines' signatures.
     pub(super) fn apply_corrections(
         &mut self,
         range: std::ops::Range<usize>,
@@ -188,16 +184,7 @@ impl PageBlock {
             );
         }
         let groups = self.repeats.then_some(&self.groups[..]);
-        if self.repeats {
-            self.texts.clear();
-            self.texts.extend(
-                self.sigs[range.clone()]
-                    .iter()
-                    .zip(&self.repeat[range.clone()])
-                    .map(|(s, &r)| r.then(|| second_stage::corrections::KeptText::of(s))),
-            );
-        }
-        let texts = self.repeats.then_some(&self.texts[..]);
+        let texts = self.repeats.then(|| &self.texts[range.clone()]);
         let seen = &mut self.seen;
         if self.hints_on {
             self.site_names.clear();
@@ -252,7 +239,6 @@ impl PageBlock {
         self.body
             .push(second_stage::corrections::body_bytes(weight, landmark));
         self.weights.push(weight);
-        self.repeat.push(repeat);
         self.paths.push(line.path);
         let place = second_stage::tables::Place {
             tag_cell: line.block == crate::lines::Block::Cell,
@@ -265,7 +251,10 @@ impl PageBlock {
         self.cells
             .push(second_stage::tables::cell_of(place, &line.path));
         if self.repeats {
-            self.sigs.push(self.signer.signature(&line));
+            let sig = self.signer.signature(&line);
+            self.texts
+                .push(repeat.then(|| second_stage::corrections::KeptText::of(&sig)));
+            self.sigs.push(sig);
         }
         if self.base.capacity() == 0 {
             self.base
@@ -302,11 +291,11 @@ impl PageBlock {
         self.weights.drain(..k);
         self.paths.drain(..k);
         self.cells.drain(..k);
-        self.repeat.drain(..k);
         self.prose.drain(..k);
         self.body.drain(..k);
         if self.repeats {
             self.sigs.drain(..k);
+            self.texts.drain(..k);
         }
         if self.hints_on {
             self.hints.drain(..k * second_stage::hints::N_LINE_HINTS);

@@ -144,30 +144,29 @@ impl StageInputs {
             .map(|r| landmarks.iter().any(|&c| data.x[[r, c]] > 0.0))
             .collect();
         let column = |name: &str| data.feature_index(name).map(|c| data.x.column(c));
-        let repeat = match ["ln_words", "tag_pre", "tag_cell", "in_cell"].map(column) {
-            [Some(words), Some(pre), Some(cell), Some(in_cell)] => (0..data.len())
-                .map(|r| {
-                    second_stage::corrections::repeat_candidate(
-                        words[r],
-                        pre[r] > 0.0,
-                        cell[r] > 0.0 || in_cell[r] > 0.0,
-                    )
-                })
-                .collect(),
-            _ => vec![false; data.len()],
-        };
         let on = |c: &Option<ndarray::ArrayView1<'_, f32>>, r: usize| {
             c.as_ref().is_some_and(|c| c[r] > 0.0)
         };
-        let [tag_cell, tag_p, tag_div, in_cell] =
-            ["tag_cell", "tag_p", "tag_div", "in_cell"].map(column);
-        let place = (0..data.len())
+        let [tag_cell, tag_p, tag_div, in_cell, tag_pre, ln_words] = [
+            "tag_cell", "tag_p", "tag_div", "in_cell", "tag_pre", "ln_words",
+        ]
+        .map(column);
+        let place: Vec<second_stage::tables::Place> = (0..data.len())
             .map(|r| second_stage::tables::Place {
                 tag_cell: on(&tag_cell, r),
                 tag_block: on(&tag_p, r) || on(&tag_div, r),
                 in_cell: on(&in_cell, r),
             })
             .collect();
+        let repeat = match (&ln_words, &tag_pre, &tag_cell, &in_cell) {
+            (Some(words), Some(_), Some(_), Some(_)) => (0..data.len())
+                .map(|r| {
+                    let cell = place[r].tag_cell || place[r].in_cell;
+                    second_stage::corrections::repeat_candidate(words[r], on(&tag_pre, r), cell)
+                })
+                .collect(),
+            _ => vec![false; data.len()],
+        };
         Ok(StageInputs {
             names: names.to_vec(),
             base: data.x.select(ndarray::Axis(1), &idx),
